@@ -1,0 +1,72 @@
+"""session.*: the RAM store seen from the wire."""
+
+from __future__ import annotations
+
+from ..privacy import redact
+from ..protocol.errors import NotFound
+from ..protocol.messages import core
+from ..sessions.context import build_context
+from ..sessions.summary import fold_pending
+from . import action
+
+
+def context_for(app, key: str, budget: int, mode: str, exclude_seq: int | None = None):
+    """Build a session's context and fold what it left out into the rolling summary."""
+    with app.sessions.lock:
+        session = app.sessions.get(key)
+        app.tokens.wait_ready(5.0)
+        built = build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq)
+        if session is not None:
+            body = [m for m in session.all_messages() if m is not session.seed]
+            oldest_kept = min((m.seq for m in body if m.seq not in built.left_out), default=session.next_seq)
+            # Only messages older than everything kept, and not folded before, join the summary.
+            left_behind = [m for m in body if m.seq in built.left_out
+                           and session.folded_through < m.seq < oldest_kept]
+            if session.unfolded or left_behind:
+                fold_pending(session, app.summarizer, app.tokens, app.config.limits.summary_max_tokens, left_behind)
+                built = build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq)
+        return built
+
+
+@action(core.SessionAdd)
+def session_add(req: core.SessionAdd, ctx) -> core.SessionAddReply:
+    filtered = redact(req.content)
+    session = ctx.app.sessions.add(req.key, req.role, filtered.text, req.source)
+    return core.SessionAddReply(count=session.count, redacted=filtered.count, redacted_kinds=list(filtered.kinds))
+
+
+@action(core.SessionContext)
+def session_context(req: core.SessionContext, ctx) -> core.SessionContextReply:
+    built = context_for(ctx.app, req.key, req.budget, req.mode)
+    return core.SessionContextReply(context=built.context, used_tokens=built.used_tokens, budget=built.budget,
+                                    distilled=built.distilled, mode=built.mode)
+
+
+@action(core.SessionGet)
+def session_get(req: core.SessionGet, ctx) -> core.SessionGetReply:
+    session = ctx.app.sessions.get(req.key)
+    if session is None:
+        raise NotFound("no session for that key (nothing captured in this tab yet, or it was cleared)")
+    budget = ctx.app.config.limits.default_budget
+    built = context_for(ctx.app, req.key, budget, "follow_up")
+    with ctx.app.sessions.lock:
+        messages = [core.MessageOut(role=m.role, content=m.content, timestamp=m.timestamp, source=m.source)
+                    for m in session.all_messages()]
+        return core.SessionGetReply(messages=messages, summary=session.summary, used_tokens=built.used_tokens,
+                                    budget=budget, distilled=built.distilled)
+
+
+@action(core.SessionClear)
+def session_clear(req: core.SessionClear, ctx) -> core.SessionClearReply:
+    return core.SessionClearReply(cleared=ctx.app.sessions.clear(req.key))
+
+
+@action(core.SessionClearAll)
+def session_clear_all(req: core.SessionClearAll, ctx) -> core.SessionClearAllReply:
+    return core.SessionClearAllReply(cleared=ctx.app.sessions.clear_all())
+
+
+@action(core.SessionList)
+def session_list(req: core.SessionList, ctx) -> core.SessionListReply:
+    return core.SessionListReply(sessions=[core.SessionInfo(key=s.key, count=s.count, started_at=s.started_at)
+                                           for s in ctx.app.sessions.list()])

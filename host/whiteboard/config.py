@@ -1,0 +1,65 @@
+"""Host settings: limits from DESIGN §4 with environment overrides, and the user dirs."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+
+import platformdirs
+
+from . import HOST_NAME
+from .protocol.framing import DEFAULT_INBOUND_CAP, HARD_INBOUND_CAP
+
+APP_NAME = "whiteboard"
+# The bundled extension's id, fixed by the `key` in extension/manifest.json.
+EXTENSION_ID = "bahaoeoalppkecdpddkhegpgkngpniel"
+
+
+def config_dir() -> Path:
+    return Path(os.environ.get("WHITEBOARD_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME))
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("WHITEBOARD_DATA_DIR") or platformdirs.user_data_dir(APP_NAME))
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_messages: int = 50
+    max_sessions: int = 100
+    ttl_seconds: float = 24 * 3600
+    cleanup_interval: float = 30 * 60
+    summary_max_tokens: int = 800
+    middle_chars: int = 100
+    tail_messages: int = 3
+    default_budget: int = 2000
+
+
+@dataclass(frozen=True)
+class HostConfig:
+    limits: Limits = field(default_factory=Limits)
+    inbound_cap: int = DEFAULT_INBOUND_CAP
+    allowed_origins: tuple[str, ...] = (f"chrome-extension://{EXTENSION_ID}/",)
+    host_name: str = HOST_NAME
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> "HostConfig":
+        """WHITEBOARD_<LIMIT>=n overrides a limit; WHITEBOARD_ALLOWED_ORIGINS=a,b the origins."""
+        env = os.environ if env is None else env
+        limits = Limits()
+        overrides = {}
+        for f in fields(Limits):
+            raw = env.get(f"WHITEBOARD_{f.name.upper()}")
+            if raw:
+                overrides[f.name] = type(getattr(limits, f.name))(raw)
+        config = cls(limits=replace(limits, **overrides))
+        if env.get("WHITEBOARD_INBOUND_CAP"):
+            cap = int(env["WHITEBOARD_INBOUND_CAP"])
+            if not 0 < cap <= HARD_INBOUND_CAP:
+                raise ValueError(f"WHITEBOARD_INBOUND_CAP must be 1..{HARD_INBOUND_CAP}")
+            config = replace(config, inbound_cap=cap)
+        if env.get("WHITEBOARD_ALLOWED_ORIGINS"):
+            origins = tuple(o.strip() for o in env["WHITEBOARD_ALLOWED_ORIGINS"].split(",") if o.strip())
+            config = replace(config, allowed_origins=origins)
+        return config

@@ -1,0 +1,69 @@
+"""Privacy filter (DESIGN §6): applied at capture, before anything is kept or sent.
+
+Removes <private>...</private> spans and replaces secrets with [REDACTED]. Only the
+count and kinds of what was removed are kept, never the removed text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+REDACTED = "[REDACTED]"
+
+_PRIVATE_SPAN = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
+
+# Order matters: specific shapes before the generic long-token rule.
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("private_key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL)),
+    ("api_key", re.compile(
+        r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{16,}"
+        r"|xai-[A-Za-z0-9]{20,}"
+        r"|gh[pousr]_[A-Za-z0-9]{30,}"
+        r"|github_pat_[A-Za-z0-9_]{30,}"
+        r"|AKIA[0-9A-Z]{16}"
+        r"|AIza[0-9A-Za-z_\-]{30,}"
+        r"|xox[abprs]-[A-Za-z0-9\-]{10,}"
+        r"|glpat-[A-Za-z0-9_\-]{20,})"
+    )),
+    ("bearer_token", re.compile(r"(?i)\bbearer\s+[A-Za-z0-9_\-\.=~+/]{8,}")),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")),
+    # NAME=value / name: value where the name is, or ends a word with, KEY/SECRET/... (not "monkey").
+    ("assignment", re.compile(
+        r"\b((?:[A-Za-z0-9]+[_\-.])*(?:[a-z0-9]*(?:Key|Secret|Password|Passwd|Token)"
+        r"|KEY|SECRET|PASSWORD|PASSWD|TOKEN|key|secret|password|passwd|token)(?:[_\-.][A-Za-z0-9]+)*)"
+        r"(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|\S+)"
+    )),
+    ("email", re.compile(r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}\b")),
+    # Long random-looking tokens: 32+ chars of base64/hex alphabet with letters and digits mixed.
+    ("long_token", re.compile(r"\b(?=[A-Za-z0-9_\-+/]*\d)(?=[A-Za-z0-9_\-+/]*[A-Za-z])[A-Za-z0-9_\-+/]{32,}={0,2}")),
+]
+
+
+@dataclass(frozen=True)
+class Filtered:
+    text: str
+    count: int = 0
+    kinds: tuple[str, ...] = field(default_factory=tuple)
+
+
+def redact(text: str) -> Filtered:
+    count = 0
+    kinds: list[str] = []
+
+    def note(kind: str, n: int) -> None:
+        nonlocal count
+        if n:
+            count += n
+            if kind not in kinds:
+                kinds.append(kind)
+
+    text, n = _PRIVATE_SPAN.subn("", text)
+    note("private", n)
+    for kind, pattern in _PATTERNS:
+        if kind == "assignment":
+            text, n = pattern.subn(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)
+        else:
+            text, n = pattern.subn(REDACTED, text)
+        note(kind, n)
+    return Filtered(text=text, count=count, kinds=tuple(kinds))

@@ -1,0 +1,58 @@
+"""One error model: every failure the host reports is a WhiteboardError with a code.
+
+Library errors are translated to these at the edge (the action or the server loop);
+messages are written for a person and never carry session content.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class WhiteboardError(Exception):
+    code: ClassVar[str] = "internal"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def to_wire(self) -> dict:
+        return {"code": self.code, "message": self.message}
+
+
+class BadJson(WhiteboardError):
+    code = "bad_json"
+
+
+class BadRequest(WhiteboardError):
+    code = "bad_request"
+
+
+class UnknownType(WhiteboardError):
+    code = "unknown_type"
+
+
+class TooLarge(WhiteboardError):
+    code = "too_large"
+
+
+class NotFound(WhiteboardError):
+    code = "not_found"
+
+
+class Forbidden(WhiteboardError):
+    code = "forbidden"
+
+
+class Unavailable(WhiteboardError):
+    code = "unavailable"
+
+
+class Internal(WhiteboardError):
+    code = "internal"
+
+
+ERROR_CODES = tuple(
+    cls.code
+    for cls in (BadJson, BadRequest, UnknownType, TooLarge, NotFound, Forbidden, Unavailable, Internal)
+)

@@ -1,0 +1,144 @@
+"""Native-messaging framing: 4-byte little-endian length + UTF-8 JSON (DESIGN §2).
+
+The reader is ours rather than `nativemessaging`'s: that package reads with a single
+`read(n)` (a short read on a pipe silently yields a truncated frame), has no inbound
+cap (a hostile length allocates up to 4 GiB) and no outbound limit. We do use its
+encoder, which is correct: length in native byte order, then the bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import threading
+from typing import BinaryIO
+
+import nativemessaging
+
+from .errors import BadJson, TooLarge
+
+HEADER = struct.Struct("<I")
+MAX_OUTBOUND = 1024 * 1024  # Chrome closes the port on a larger host->browser message.
+DEFAULT_INBOUND_CAP = 8 * 1024 * 1024
+HARD_INBOUND_CAP = 64 * 1024 * 1024  # Chrome's own browser->host maximum.
+MAX_JSON_DEPTH = 64
+
+
+class ShortRead(EOFError):
+    """The stream ended inside a frame: the peer went away mid-message."""
+
+
+class OversizeFrame(Exception):
+    """A frame's declared length exceeds the cap; its body has been skipped."""
+
+    def __init__(self, length: int, cap: int):
+        super().__init__(f"message of {length} bytes exceeds the {cap}-byte limit")
+        self.length = length
+        self.cap = cap
+
+
+def read_exact(stream: BinaryIO, n: int) -> bytes:
+    """Read exactly n bytes, looping over short reads; ShortRead if the stream ends first."""
+    chunks = []
+    remaining = n
+    while remaining:
+        chunk = stream.read(remaining)
+        if not chunk:
+            raise ShortRead(f"stream ended with {remaining} of {n} bytes unread")
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def skip_exact(stream: BinaryIO, n: int, chunk_size: int = 1 << 16) -> None:
+    """Discard n bytes without holding them: keeps the stream in sync after an oversize frame."""
+    remaining = n
+    while remaining:
+        chunk = stream.read(min(chunk_size, remaining))
+        if not chunk:
+            raise ShortRead(f"stream ended while skipping {remaining} bytes")
+        remaining -= len(chunk)
+
+
+def read_frame(stream: BinaryIO, cap: int = DEFAULT_INBOUND_CAP) -> bytes | None:
+    """One frame's body; None on a clean EOF between frames.
+
+    The cap is checked from the header alone, before any allocation; the oversize body
+    is skipped so the next frame still parses.
+    """
+    first = stream.read(HEADER.size)
+    if not first:
+        return None
+    header = first if len(first) == HEADER.size else first + read_exact(stream, HEADER.size - len(first))
+    (length,) = HEADER.unpack(header)
+    if length > cap:
+        skip_exact(stream, length)
+        raise OversizeFrame(length, cap)
+    return read_exact(stream, length)
+
+
+def decode_body(body: bytes) -> object:
+    """UTF-8 JSON -> Python value; BadJson for invalid UTF-8, invalid JSON or deep nesting."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadJson(f"message is not valid UTF-8 (byte {exc.start})") from None
+    if _nesting_depth(text) > MAX_JSON_DEPTH:
+        raise BadJson(f"message nests deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadJson(f"message is not valid JSON ({exc.msg} at position {exc.pos})") from None
+    except RecursionError:
+        raise BadJson(f"message nests deeper than {MAX_JSON_DEPTH} levels") from None
+
+
+def _nesting_depth(text: str) -> int:
+    """Upper bound on bracket depth (ignores strings): cheap guard before json.loads."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return 0
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def encode_frame(message: dict) -> bytes:
+    """Header + JSON body via `nativemessaging`; TooLarge when over Chrome's 1 MiB limit.
+
+    Its encoder escapes non-ASCII (ensure_ascii), so the body is pure ASCII and the
+    byte count is the one Chrome sees.
+    """
+    encoded = nativemessaging.encode_message(message)
+    body = encoded["content"]
+    if len(body) > MAX_OUTBOUND:
+        raise TooLarge(f"reply of {len(body)} bytes exceeds the {MAX_OUTBOUND}-byte limit")
+    return encoded["length"] + body
+
+
+class FrameWriter:
+    """The single writer to stdout: whole frames under one lock, flushed each time."""
+
+    def __init__(self, stream: BinaryIO):
+        self._stream = stream
+        self._lock = threading.Lock()
+
+    def write(self, message: dict) -> None:
+        frame = encode_frame(message)
+        with self._lock:
+            self._stream.write(frame)
+            self._stream.flush()

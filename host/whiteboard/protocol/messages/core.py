@@ -1,0 +1,106 @@
+"""Core messages every protocol version keeps: ping and the session.* family."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from .base import Reply, Request
+
+# "domain:tabId", e.g. "chatgpt.com:412". Bounded so a key can never carry content.
+SessionKey = Annotated[str, StringConstraints(min_length=3, max_length=300, pattern=r"^[^:\s]+:[^:\s]+$")]
+Role = Literal["user", "assistant"]
+PromptMode = Literal["follow_up", "new_selection"]
+MAX_CONTENT_CHARS = 2_000_000
+
+
+class Ping(Request):
+    type: Literal["ping"]
+
+
+class PingReply(Reply):
+    version: str
+    protocol: int
+    tokenizer_ready: bool
+
+
+class SessionAdd(Request):
+    type: Literal["session.add"]
+    key: SessionKey
+    role: Role
+    content: Annotated[str, Field(max_length=MAX_CONTENT_CHARS)]
+    # "selection" marks text the user captured from a page rather than a chat turn.
+    source: Literal["chat", "selection"] = "chat"
+
+
+class SessionAddReply(Reply):
+    count: int
+    redacted: int = 0
+    redacted_kinds: list[str] = []
+
+
+class SessionContext(Request):
+    type: Literal["session.context"]
+    key: SessionKey
+    budget: Annotated[int, Field(ge=1, le=200_000)] = 2000
+    mode: PromptMode = "follow_up"
+
+
+class SessionContextReply(Reply):
+    context: str
+    used_tokens: int
+    budget: int
+    distilled: bool
+    mode: PromptMode
+
+
+class SessionGet(Request):
+    type: Literal["session.get"]
+    key: SessionKey
+
+
+class MessageOut(BaseModel):
+    role: Role
+    content: str
+    timestamp: float
+    source: Literal["chat", "selection"] = "chat"
+
+
+class SessionGetReply(Reply):
+    messages: list[MessageOut]
+    summary: str = ""
+    used_tokens: int = 0
+    budget: int = 2000
+    distilled: bool = False
+
+
+class SessionClear(Request):
+    type: Literal["session.clear"]
+    key: SessionKey
+
+
+class SessionClearReply(Reply):
+    cleared: bool
+
+
+class SessionClearAll(Request):
+    type: Literal["session.clear_all"]
+
+
+class SessionClearAllReply(Reply):
+    cleared: int
+
+
+class SessionList(Request):
+    type: Literal["session.list"]
+
+
+class SessionInfo(BaseModel):
+    key: str
+    count: int
+    started_at: float
+
+
+class SessionListReply(Reply):
+    sessions: list[SessionInfo]

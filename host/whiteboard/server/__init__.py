@@ -1,0 +1,1 @@
+"""The host process: argv/origin handling and the frame dispatch loop."""

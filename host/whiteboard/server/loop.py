@@ -1,0 +1,116 @@
+"""The dispatch loop: one reply per request, whatever arrives; the host keeps serving.
+
+The reader thread reads frames and runs quick actions inline; blocking actions get a
+thread of their own. All output goes through one FrameWriter. Nothing from a
+message's content is ever logged: only types, ids' kinds and error classes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import traceback
+from typing import BinaryIO
+
+from ..actions import HANDLERS, Action
+from ..app import App, RequestContext
+from ..protocol.errors import BadRequest, Forbidden, Internal, TooLarge, WhiteboardError
+from ..protocol.framing import FrameWriter, OversizeFrame, ShortRead, decode_body, read_frame
+from ..protocol.messages import REQUESTS, Request, parse_request
+
+log = logging.getLogger("whiteboard.server")
+
+
+class Server:
+    def __init__(self, app: App, stdin: BinaryIO, stdout: BinaryIO, origin_allowed: bool = True):
+        self.app = app
+        self.stdin = stdin
+        self.writer = FrameWriter(stdout)
+        self.origin_allowed = origin_allowed
+
+    def serve(self) -> None:
+        """Serve until EOF (the browser closed the port) or app.stopping."""
+        cap = self.app.config.inbound_cap
+        while not self.app.stopping.is_set():
+            try:
+                body = read_frame(self.stdin, cap)
+            except OversizeFrame as exc:
+                self._send_error(None, TooLarge(str(exc)))
+                continue
+            except ShortRead:
+                log.warning("input ended inside a frame; stopping")
+                break
+            if body is None:
+                break
+            self.handle_body(body)
+        self.app.stopping.set()
+
+    def handle_body(self, body: bytes) -> None:
+        try:
+            raw = decode_body(body)
+        except WhiteboardError as exc:
+            self._send_error(None, exc)
+            return
+        if not isinstance(raw, dict):
+            self._send_error(None, BadRequest("a message must be a JSON object"))
+            return
+        request_id = raw.get("id")
+        if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+            self._send_error(None, BadRequest("id: must be an integer or a string"))
+            return
+        if not self.origin_allowed:
+            self._send_error(request_id, Forbidden("this host serves only the Whiteboard extension"))
+            return
+        try:
+            request = parse_request(raw)
+        except WhiteboardError as exc:
+            self._send_error(request_id, exc)
+            return
+        action = HANDLERS[request.type]
+        if action.blocking:
+            threading.Thread(target=self.run, args=(action, request), name=f"action-{request.type}",
+                             daemon=True).start()
+        else:
+            self.run(action, request)
+
+    def run(self, action: Action, request: Request) -> None:
+        ctx = RequestContext(self.app, request.id, self._send_event)
+        if action.blocking:
+            with self.app.inflight_lock:
+                self.app.inflight[request.id] = ctx
+        try:
+            reply = action.handler(request, ctx)
+            expected = REQUESTS[request.type][1]
+            if not isinstance(reply, expected):
+                raise TypeError(f"{action.type} handler returned {type(reply).__name__}")
+            message = {"id": request.id, "ok": True, **reply.model_dump(mode="json", by_alias=True)}
+        except WhiteboardError as exc:
+            self._send_error(request.id, exc)
+            return
+        except Exception as exc:  # noqa: BLE001 - a failing request never takes the host down
+            self._log_failure(action.type, exc)
+            self._send_error(request.id, Internal(f"{action.type} failed ({type(exc).__name__}); see the host log"))
+            return
+        finally:
+            if action.blocking:
+                with self.app.inflight_lock:
+                    self.app.inflight.pop(request.id, None)
+        try:
+            self.writer.write(message)
+        except TooLarge as exc:
+            self._send_error(request.id, exc)
+
+    def _send_event(self, event: dict) -> None:
+        try:
+            self.writer.write(event)
+        except TooLarge:
+            log.warning("dropped an oversize %s event", event.get("event"))
+
+    def _send_error(self, request_id, error: WhiteboardError) -> None:
+        self.writer.write({"id": request_id, "ok": False, "error": error.to_wire()})
+
+    @staticmethod
+    def _log_failure(type_name: str, exc: BaseException) -> None:
+        # The traceback's frames name code lines only; the exception's message may hold content.
+        frames = "".join(traceback.format_tb(exc.__traceback__))
+        log.error("%s raised %s\n%s", type_name, type(exc).__name__, frames)

@@ -1,0 +1,1 @@
+"""RAM-only session memory (DESIGN §4): store, context builder, rolling summary."""

@@ -1,0 +1,136 @@
+"""The RAM store: a dict of sessions in this process, nothing else (DESIGN §4).
+
+No file, database, cache or log ever holds message content. Limits: messages per
+session (the seed survives the cap), number of sessions (oldest evicted), TTL.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Literal
+
+from ..config import Limits
+
+Role = Literal["user", "assistant"]
+Source = Literal["chat", "selection"]
+
+
+@dataclass(slots=True)
+class Message:
+    seq: int
+    role: Role
+    content: str
+    timestamp: float
+    source: Source = "chat"
+
+
+@dataclass
+class Session:
+    key: str
+    started_at: float
+    messages: list[Message] = field(default_factory=list)
+    seed: Message | None = None
+    # Messages the cap dropped that are not yet folded into the summary.
+    unfolded: list[Message] = field(default_factory=list)
+    summary: str = ""
+    summary_method: str = "none"
+    # Highest seq already folded into the summary: folding is incremental.
+    folded_through: int = 0
+    next_seq: int = 1
+    # Selections captured since the last send, waiting to be injected (chat.prepare_send).
+    pending_selections: list[Message] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.messages)
+
+    def all_messages(self) -> list[Message]:
+        """The seed (even when the cap dropped it) followed by the kept messages."""
+        if self.seed is not None and (not self.messages or self.messages[0].seq != self.seed.seq):
+            return [self.seed, *self.messages]
+        return list(self.messages)
+
+
+class SessionStore:
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.time):
+        self.limits = limits
+        self._clock = clock
+        self._sessions: dict[str, Session] = {}
+        self.lock = threading.RLock()
+
+    def get(self, key: str) -> Session | None:
+        with self.lock:
+            session = self._sessions.get(key)
+            if session is not None and self._expired(session):
+                del self._sessions[key]
+                return None
+            return session
+
+    def get_or_create(self, key: str) -> Session:
+        with self.lock:
+            session = self.get(key)
+            if session is None:
+                self.cleanup()
+                while len(self._sessions) >= self.limits.max_sessions:
+                    oldest = min(self._sessions.values(), key=lambda s: s.started_at)
+                    del self._sessions[oldest.key]
+                session = Session(key=key, started_at=self._clock())
+                self._sessions[key] = session
+            return session
+
+    def add(self, key: str, role: Role, content: str, source: Source = "chat") -> Session:
+        with self.lock:
+            session = self.get_or_create(key)
+            message = Message(session.next_seq, role, content, self._clock(), source)
+            session.next_seq += 1
+            if session.seed is None:
+                session.seed = message
+            session.messages.append(message)
+            overflow = len(session.messages) - self.limits.max_messages
+            if overflow > 0:
+                dropped, session.messages = session.messages[:overflow], session.messages[overflow:]
+                session.unfolded.extend(m for m in dropped if m.seq != session.seed.seq)
+            return session
+
+    def clear(self, key: str) -> bool:
+        with self.lock:
+            return self._sessions.pop(key, None) is not None
+
+    def clear_all(self) -> int:
+        with self.lock:
+            n = len(self._sessions)
+            self._sessions.clear()
+            return n
+
+    def list(self) -> list[Session]:
+        with self.lock:
+            self.cleanup()
+            return sorted(self._sessions.values(), key=lambda s: s.started_at)
+
+    def cleanup(self) -> int:
+        """Drop sessions past their TTL; returns how many went."""
+        with self.lock:
+            expired = [k for k, s in self._sessions.items() if self._expired(s)]
+            for k in expired:
+                del self._sessions[k]
+            return len(expired)
+
+    def _expired(self, session: Session) -> bool:
+        return self._clock() - session.started_at >= self.limits.ttl_seconds
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+
+def start_cleanup_timer(store: SessionStore, stop: threading.Event) -> threading.Thread:
+    """Runs store.cleanup every cleanup_interval seconds until stop is set."""
+
+    def loop() -> None:
+        while not stop.wait(store.limits.cleanup_interval):
+            store.cleanup()
+
+    thread = threading.Thread(target=loop, name="session-cleanup", daemon=True)
+    thread.start()
+    return thread
