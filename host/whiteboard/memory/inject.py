@@ -1,0 +1,38 @@
+"""The injection block of DESIGN §5, and stripping it from captured turns.
+
+Captured user turns are stripped before anything is stored or extracted, so
+memories never feed on themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+HEADER = "[Whiteboard context · {n} {noun}]"
+FOOTER = "(Background about me. Answer the question directly; use it only where relevant.)"
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+# From a line of three dashes opening a Whiteboard block to its closing dashes (or the end).
+_BLOCK = re.compile(r"\n*^---[ \t]*\n\[Whiteboard (?:context|selection|background)[^\n]*\].*?(?:^---[ \t]*$|\Z)\n?",
+                    re.MULTILINE | re.DOTALL)
+
+
+@dataclass(frozen=True)
+class BlockLine:
+    type: str
+    month: int  # 1-12
+    text: str
+
+
+def format_block(lines: list[BlockLine]) -> str:
+    if not lines:
+        return ""
+    noun = "memory" if len(lines) == 1 else "memories"
+    body = "\n".join(f"- [{l.type}·{_MONTHS[l.month - 1]}] {' '.join(l.text.split())}" for l in lines)
+    return f"---\n{HEADER.format(n=len(lines), noun=noun)}\n{body}\n{FOOTER}\n---"
+
+
+def strip_blocks(text: str) -> str:
+    """The text with every Whiteboard block removed (context, selection or background)."""
+    return _BLOCK.sub("", text).rstrip()

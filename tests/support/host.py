@@ -1,0 +1,87 @@
+"""Start the real host process and talk to it over real pipes."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from whiteboard.config import EXTENSION_ID
+
+ORIGIN = f"chrome-extension://{EXTENSION_ID}/"
+
+
+def isolated_env(root: Path, **extra: str) -> dict[str, str]:
+    """HOME, XDG dirs and TMPDIR inside root: nothing the host writes can escape it."""
+    dirs = {name: root / name for name in ("home", "config", "data", "cache", "state", "runtime", "tmp")}
+    for d in dirs.values():
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WHITEBOARD_", "XDG_"))}
+    env.update(HOME=str(dirs["home"]), XDG_CONFIG_HOME=str(dirs["config"]), XDG_DATA_HOME=str(dirs["data"]),
+               XDG_CACHE_HOME=str(dirs["cache"]), XDG_STATE_HOME=str(dirs["state"]),
+               XDG_RUNTIME_DIR=str(dirs["runtime"]), TMPDIR=str(dirs["tmp"]))
+    env.update(extra)
+    return env
+
+
+class HostProcess:
+    def __init__(self, env: dict[str, str] | None = None, args: list[str] | None = None):
+        cmd = [sys.executable, "-m", "whiteboard.server.main", *(args if args is not None else [ORIGIN])]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=env)
+        self._next_id = 0
+
+    def send_raw(self, body: bytes, length: int | None = None) -> None:
+        self.proc.stdin.write(struct.pack("<I", len(body) if length is None else length) + body)
+        self.proc.stdin.flush()
+
+    def send(self, message: dict) -> None:
+        self.send_raw(json.dumps(message).encode())
+
+    def recv(self, timeout: float = 10.0) -> dict:
+        header = self._read(4, timeout)
+        (n,) = struct.unpack("<I", header)
+        return json.loads(self._read(n, timeout))
+
+    def _read(self, n: int, timeout: float) -> bytes:
+        deadline = time.monotonic() + timeout
+        out = b""
+        while len(out) < n:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no reply from host within {timeout}s")
+            chunk = self.proc.stdout.read1(n - len(out)) if hasattr(self.proc.stdout, "read1") else \
+                self.proc.stdout.read(n - len(out))
+            if not chunk:
+                raise EOFError("host closed stdout")
+            out += chunk
+        return out
+
+    def request(self, type_: str, **fields) -> dict:
+        """Send one request and return its reply (events for it are skipped)."""
+        self._next_id += 1
+        rid = self._next_id
+        self.send({"id": rid, "type": type_, **fields})
+        while True:
+            msg = self.recv()
+            if msg.get("id") == rid:
+                return msg
+
+    def close(self, timeout: float = 5.0) -> int:
+        if self.proc.stdin and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        try:
+            return self.proc.wait(timeout)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.stderr_text = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+
+    def __enter__(self) -> "HostProcess":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
