@@ -94,7 +94,9 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
     text, used = _render_within(pieces, counter, budget)
     included = {p.order[1] for p in pieces if p.order[0] in (1, 3)}
     left_out = tuple(m.seq for m in messages if m.seq not in included)
-    distilled = bool(left_out) or any(p.shortened for p in pieces) or any(p.order[0] == 2 for p in pieces)
+    dropped_by_cap = session.next_seq - 1 > len(session.all_messages())
+    distilled = (dropped_by_cap or bool(left_out) or any(p.shortened for p in pieces)
+                 or any(p.order[0] == 2 for p in pieces))
     return BuiltContext(text, used, budget, distilled, mode, left_out)
 
 

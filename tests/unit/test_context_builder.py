@@ -1,0 +1,149 @@
+"""Seed-middle-tail builder (DESIGN §4): budget, seed, tail, middle, no duplicates."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from whiteboard.config import Limits
+from whiteboard.sessions.context import INSTRUCTIONS, build_context
+from whiteboard.sessions.store import SessionStore
+from whiteboard.tokens import TokenCounter
+
+TOKENS = TokenCounter().load_now()
+assert TOKENS.ready, TOKENS.load_error
+
+
+def make_session(texts, limits=Limits(), roles=None):
+    store = SessionStore(limits)
+    for i, text in enumerate(texts):
+        role = roles[i] if roles else ("user" if i % 2 == 0 else "assistant")
+        store.add("chatgpt.com:1", role, text)
+    return store.get("chatgpt.com:1")
+
+
+def build(session, budget=2000, mode="follow_up", limits=Limits(), **kw):
+    return build_context(session, budget, mode, TOKENS, limits, **kw)
+
+
+def test_empty_or_missing_session_gives_empty_context():
+    built = build(None)
+    assert (built.context, built.used_tokens, built.distilled) == ("", 0, False)
+
+
+def test_small_conversation_is_kept_whole_in_order():
+    session = make_session(["Plan a trip to Kyoto", "Sure: day one...", "Add a tea ceremony"])
+    built = build(session)
+    assert built.context.index("Plan a trip") < built.context.index("day one") < built.context.index("tea ceremony")
+    assert not built.distilled
+    assert built.used_tokens == TOKENS.count(built.context)
+
+
+def test_used_tokens_is_the_exact_count_and_within_budget():
+    session = make_session([f"message {i} " + "lorem ipsum " * 30 for i in range(40)])
+    for budget in (1, 5, 20, 100, 500, 2000):
+        built = build(session, budget)
+        assert built.used_tokens == TOKENS.count(built.context) <= budget
+
+
+def test_seed_survives_the_message_cap():
+    """Known bug: the seed lost once the cap drops old messages."""
+    limits = Limits(max_messages=5)
+    session = make_session(["SEED: build a Chrome extension"] + [f"turn {i}" for i in range(20)], limits)
+    assert session.count == 5
+    built = build(session, limits=limits)
+    assert "SEED: build a Chrome extension" in built.context
+    assert built.distilled
+
+
+def test_seed_larger_than_the_budget_is_cut_to_fit():
+    """Known bug: the seed never checked against the budget."""
+    session = make_session(["seed " + "word " * 5000, "short reply"])
+    built = build(session, budget=50)
+    assert built.used_tokens <= 50
+    assert "seed word" in built.context
+    assert built.distilled
+
+
+def test_newest_message_never_appears_twice():
+    """Known bug: the newest message repeated (tail plus 'latest')."""
+    texts = [f"unique-marker-{i} some text" for i in range(10)]
+    session = make_session(texts)
+    built = build(session)
+    for text in texts:
+        assert built.context.count(text.split()[0]) <= 1
+
+
+def test_excluded_message_is_not_in_context():
+    session = make_session(["first", "second", "the draft being sent"])
+    built = build(session, exclude_seq=3)
+    assert "the draft being sent" not in built.context
+
+
+def test_tail_is_full_and_middle_is_cut_to_100_chars_marked_past():
+    long = "x" * 300
+    session = make_session([f"m{i} {long}" for i in range(8)])
+    built = build(session, budget=5000)
+    lines = built.context.splitlines()
+    tail = [l for l in lines if l.startswith("[user]") or l.startswith("[assistant]")]
+    past = [l for l in lines if l.startswith("[past ·")]
+    assert len(tail) == 3 and all(long in l for l in tail)
+    assert past and all(len(l.split("] ", 1)[1]) <= 101 for l in past)
+    assert built.distilled
+
+
+def test_middle_prefers_newest_when_the_budget_is_tight():
+    session = make_session([f"message-{i:02d} " + "pad " * 20 for i in range(30)])
+    built = build(session, budget=300)
+    kept = [int(l.split("message-")[1][:2]) for l in built.context.splitlines() if "[past" in l]
+    assert kept, built.context
+    assert max(kept) == 26  # 27-29 are the tail; the newest middle message comes first
+    assert kept == sorted(kept)  # rendered in conversation order
+
+
+@pytest.mark.parametrize("mode", ["follow_up", "new_selection"])
+def test_prompt_modes_have_their_instruction(mode):
+    built = build(make_session(["hello there", "hi"]), mode=mode)
+    assert built.context.startswith(INSTRUCTIONS[mode])
+    assert built.mode == mode
+
+
+def test_new_selection_instruction_says_not_to_mention_it():
+    assert "never mention" in INSTRUCTIONS["new_selection"]
+
+
+def test_summary_is_included_when_present():
+    session = make_session(["seed", "a", "b", "c", "d"])
+    session.summary = "- user: decided to use Postgres"
+    built = build(session)
+    assert "decided to use Postgres" in built.context
+    assert built.distilled
+
+
+plain = st.text(alphabet=st.characters(blacklist_characters="<>"), max_size=400)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bodies=st.lists(plain, max_size=60), budget=st.integers(min_value=1, max_value=3000),
+       cap=st.integers(min_value=1, max_value=50), mode=st.sampled_from(["follow_up", "new_selection"]),
+       summary=plain)
+def test_property_budget_never_exceeded_and_no_message_twice(bodies, budget, cap, mode, summary):
+    limits = Limits(max_messages=cap)
+    texts = [f"<m{i}> {body}" for i, body in enumerate(bodies)]
+    session = make_session(texts, limits) if texts else None
+    if session is not None:
+        session.summary = summary
+    built = build(session, budget, mode, limits)
+    assert built.used_tokens == TOKENS.count(built.context)
+    assert built.used_tokens <= budget
+    for i in range(len(texts)):
+        assert built.context.count(f"<m{i}>") <= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(min_value=1, max_value=120), budget=st.integers(min_value=30, max_value=2000))
+def test_property_seed_always_present_when_budget_allows(n, budget):
+    limits = Limits(max_messages=10)
+    session = make_session(["SEEDTOKEN start"] + [f"turn {i}" for i in range(n)], limits)
+    built = build(session, budget, limits=limits)
+    assert "SEEDTOKEN" in built.context
+    assert built.used_tokens <= budget

@@ -1,0 +1,106 @@
+"""RAM store limits (DESIGN §4): cap, seed, session count, TTL, cleanup."""
+
+import threading
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from whiteboard.config import Limits
+from whiteboard.sessions.store import SessionStore, start_cleanup_timer
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_cap_keeps_the_last_messages_and_the_seed():
+    store = SessionStore(Limits(max_messages=50))
+    for i in range(120):
+        store.add("a:1", "user", f"m{i}")
+    session = store.get("a:1")
+    assert session.count == 50
+    assert [m.content for m in session.messages][0] == "m70"
+    assert session.seed.content == "m0"
+    assert session.all_messages()[0].content == "m0"
+    # The dropped ones (except the seed) wait to be folded into the summary.
+    assert [m.content for m in session.unfolded] == [f"m{i}" for i in range(1, 70)]
+
+
+def test_oldest_session_goes_first_over_the_session_limit():
+    clock = Clock()
+    store = SessionStore(Limits(max_sessions=100), clock=clock)
+    for i in range(101):
+        clock.now += 1
+        store.add(f"site:{i}", "user", "hi")
+    assert len(store) == 100
+    assert store.get("site:0") is None
+    assert store.get("site:100") is not None
+
+
+def test_ttl_expires_from_session_start():
+    clock = Clock()
+    store = SessionStore(Limits(ttl_seconds=24 * 3600), clock=clock)
+    store.add("a:1", "user", "hi")
+    clock.now += 24 * 3600 - 1
+    store.add("a:1", "assistant", "still here")
+    assert store.get("a:1").count == 2
+    clock.now += 1
+    assert store.get("a:1") is None
+
+
+def test_cleanup_removes_only_expired_sessions():
+    clock = Clock()
+    store = SessionStore(Limits(ttl_seconds=100), clock=clock)
+    store.add("old:1", "user", "x")
+    clock.now += 50
+    store.add("new:1", "user", "y")
+    clock.now += 60
+    assert store.cleanup() == 1
+    assert [s.key for s in store.list()] == ["new:1"]
+
+
+def test_cleanup_timer_runs_on_its_interval():
+    clock = Clock()
+    store = SessionStore(Limits(ttl_seconds=10, cleanup_interval=0.05), clock=clock)
+    store.add("a:1", "user", "x")
+    clock.now += 11
+    stop = threading.Event()
+    thread = start_cleanup_timer(store, stop)
+    try:
+        for _ in range(100):
+            if len(store) == 0:
+                break
+            stop.wait(0.02)
+        assert len(store) == 0
+    finally:
+        stop.set()
+        thread.join(1)
+
+
+def test_clear_and_clear_all():
+    store = SessionStore(Limits())
+    store.add("a:1", "user", "x")
+    store.add("b:2", "user", "y")
+    assert store.clear("a:1") is True
+    assert store.clear("a:1") is False
+    assert store.clear_all() == 1
+    assert store.list() == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(min_value=0, max_value=200), cap=st.integers(min_value=1, max_value=60))
+def test_property_cap_and_seed(n, cap):
+    store = SessionStore(Limits(max_messages=cap))
+    for i in range(n):
+        store.add("a:1", "user", f"m{i}")
+    session = store.get("a:1")
+    if n == 0:
+        assert session is None
+        return
+    assert session.count == min(n, cap)
+    assert session.all_messages()[0].content == "m0"
+    assert [m.content for m in session.messages] == [f"m{i}" for i in range(max(0, n - cap), n)]
