@@ -45,6 +45,8 @@ _request_union = TypeAdapter(
 
 def parse_request(raw: dict) -> Request:
     """Validate a decoded request; UnknownType / BadRequest say what is wrong, never echo content."""
+    if not isinstance(raw.get("type"), str):
+        raise BadRequest("type: must be a string naming the message")
     try:
         return _request_union.validate_python(raw)
     except ValidationError as exc:
