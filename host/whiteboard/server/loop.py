@@ -22,10 +22,10 @@ log = logging.getLogger("whiteboard.server")
 
 
 class Server:
-    def __init__(self, app: App, stdin: BinaryIO, stdout: BinaryIO, origin_allowed: bool = True):
+    def __init__(self, app: App, stdin: BinaryIO, writer: FrameWriter, origin_allowed: bool = True):
         self.app = app
         self.stdin = stdin
-        self.writer = FrameWriter(stdout)
+        self.writer = writer
         self.origin_allowed = origin_allowed
 
     def serve(self) -> None:

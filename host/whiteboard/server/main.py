@@ -2,6 +2,7 @@
 
 stdout is reserved for frames: the real fd 1 is duplicated for the writer and fd 1
 is pointed at stderr, so a stray print or a library's output can never corrupt a frame.
+The message stack loads on a thread while bootstrap answers early pings.
 """
 
 from __future__ import annotations
@@ -10,13 +11,15 @@ import logging
 import os
 import signal
 import sys
+import threading
 
-from ..actions import load_all
-from ..app import App
 from ..config import HostConfig
-from ..sessions.store import start_cleanup_timer
-from .loop import Server
+from ..protocol.errors import TooLarge
+from ..protocol.framing import FrameWriter, OversizeFrame, ShortRead, read_frame
+from .bootstrap import early_ping_reply
 from .origin import caller_origin
+
+log = logging.getLogger("whiteboard")
 
 
 def disable_core_dumps() -> None:
@@ -30,7 +33,56 @@ def disable_core_dumps() -> None:
 
 def _no_content_excepthook(exc_type, exc, tb) -> None:
     # An uncaught exception's message may hold session content: log its type only.
-    logging.getLogger("whiteboard").critical("host crashed: %s", exc_type.__name__)
+    log.critical("host crashed: %s", exc_type.__name__)
+
+
+class StackLoader(threading.Thread):
+    """Imports the message schemas and actions and builds the App, off the reader thread."""
+
+    def __init__(self, config: HostConfig, allowed: bool, frames_in, writer: FrameWriter):
+        super().__init__(name="stack-load", daemon=True)
+        self.config, self.allowed, self.frames_in, self.writer = config, allowed, frames_in, writer
+        self.server = None
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        try:
+            from ..actions import load_all
+            from ..app import App
+            from ..sessions.store import start_cleanup_timer
+            from .loop import Server
+
+            app = App(self.config)
+            app.tokens.start_loading()
+            load_all()
+            start_cleanup_timer(app.sessions, app.stopping)
+            self.server = Server(app, self.frames_in, self.writer, origin_allowed=self.allowed)
+        except BaseException as exc:  # noqa: BLE001 - reported by main, which exits non-zero
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+def serve_until_loaded(loader: StackLoader, frames_in, writer: FrameWriter, cap: int) -> bytes | None:
+    """Answer pings until the stack is loaded; return the first frame it must handle.
+
+    Returns None when the input ends first."""
+    while not loader.done.is_set():
+        try:
+            body = read_frame(frames_in, cap)
+        except OversizeFrame as exc:
+            writer.write({"id": None, "ok": False, "error": TooLarge(str(exc)).to_wire()})
+            continue
+        except ShortRead:
+            return None
+        if body is None:
+            return None
+        reply = early_ping_reply(body) if loader.allowed else None
+        if reply is None:
+            return body
+        writer.write(reply)
+    return b""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.excepthook = _no_content_excepthook
     logging.basicConfig(stream=sys.stderr, level=os.environ.get("WHITEBOARD_LOG_LEVEL", "WARNING"),
                         format="whiteboard-host %(levelname)s %(name)s: %(message)s")
-    frames_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    writer = FrameWriter(os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0))
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     frames_in = os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0)
 
@@ -47,24 +99,34 @@ def main(argv: list[str] | None = None) -> int:
     origin = caller_origin(argv)
     allowed = origin in config.allowed_origins
     if not allowed:
-        logging.getLogger("whiteboard").error("refusing caller %r: not an allowed origin", origin)
+        log.error("refusing caller %r: not an allowed origin", origin)
 
-    app = App(config)
-    app.tokens.start_loading()
-    load_all()
-    start_cleanup_timer(app.sessions, app.stopping)
+    loader = StackLoader(config, allowed, frames_in, writer)
+    stop = threading.Event()
 
     def on_term(signum, frame):
-        app.stopping.set()
+        stop.set()
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, on_term)
     try:
-        Server(app, frames_in, frames_out, origin_allowed=allowed).serve()
+        loader.start()
+        first = serve_until_loaded(loader, frames_in, writer, config.inbound_cap)
+        if first is None:
+            return 0
+        loader.done.wait()
+        if loader.error is not None:
+            log.critical("host failed to start: %s", type(loader.error).__name__)
+            return 1
+        server = loader.server
+        if first:
+            server.handle_body(first)
+        server.serve()
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        app.stopping.set()
+        if loader.server is not None:
+            loader.server.app.stopping.set()
     return 0
 
 

@@ -41,6 +41,8 @@ class _Piece:
     priority: int  # lower is dropped first when trimming
     text: str
     shortened: bool = False
+    # (message, form) whose cached cost applies while the text is unchanged.
+    cache: tuple[Message, str] | None = None
 
 
 def _label(message: Message, past: bool = False) -> str:
@@ -62,10 +64,11 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
 
     def take(piece: _Piece, allow_cut: bool = False) -> bool:
         nonlocal remaining
-        cost = counter.count(piece.text + "\n")
+        cost = _cost(piece, counter)
         if cost > remaining and allow_cut and remaining > 1:
             piece.text = counter.truncate(piece.text, remaining - 1)
             piece.shortened = True
+            piece.cache = None  # the cut text no longer matches the cached cost
             cost = counter.count(piece.text + "\n") if piece.text else cost
         if not piece.text or cost > remaining:
             return False
@@ -76,19 +79,20 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
     take(_Piece((0, 0), 100, INSTRUCTIONS[mode]))
     if seed is not None:
         seed_kind = "selection" if seed.source == "selection" else seed.role
-        take(_Piece((1, seed.seq), 90, f"[first message · {seed_kind}] {seed.content}"), allow_cut=True)
+        take(_Piece((1, seed.seq), 90, f"[first message · {seed_kind}] {seed.content}", cache=(seed, "seed")),
+             allow_cut=True)
 
     tail = rest[-limits.tail_messages:] if limits.tail_messages else []
     middle = rest[: len(rest) - len(tail)]
     for rank, m in enumerate(reversed(tail)):
-        if not take(_Piece((3, m.seq), 80 - rank, f"{_label(m)} {m.content}"), allow_cut=True):
+        if not take(_Piece((3, m.seq), 80 - rank, f"{_label(m)} {m.content}", cache=(m, "full")), allow_cut=True):
             break
     if session.summary:
         take(_Piece((2, 0), 50, f"[summary of earlier messages]\n{session.summary}"), allow_cut=True)
     for rank, m in enumerate(reversed(middle)):
         short = m.content if len(m.content) <= limits.middle_chars else m.content[: limits.middle_chars] + "…"
         if not take(_Piece((3, m.seq), 40 - min(rank, 39), f"{_label(m, past=True)} {short}",
-                           shortened=short != m.content)):
+                           shortened=short != m.content, cache=(m, "past"))):
             break
 
     text, used = _render_within(pieces, counter, budget)
@@ -98,6 +102,17 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
     distilled = (dropped_by_cap or bool(left_out) or any(p.shortened for p in pieces)
                  or any(p.order[0] == 2 for p in pieces))
     return BuiltContext(text, used, budget, distilled, mode, left_out)
+
+
+def _cost(piece: _Piece, counter: TokenCounter) -> int:
+    """Tokens of the piece plus its line break, cached on the message once counts are exact."""
+    if piece.cache is None or not counter.ready:
+        return counter.count(piece.text + "\n")
+    message, form = piece.cache
+    cost = message.costs.get(form)
+    if cost is None:
+        cost = message.costs[form] = counter.count(piece.text + "\n")
+    return cost
 
 
 def _render_within(pieces: list[_Piece], counter: TokenCounter, budget: int) -> tuple[str, int]:

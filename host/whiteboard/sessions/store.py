@@ -24,6 +24,8 @@ class Message:
     content: str
     timestamp: float
     source: Source = "chat"
+    # Exact token cost of this message's rendered forms, keyed by form ("full", "past", "seed").
+    costs: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

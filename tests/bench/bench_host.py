@@ -1,0 +1,126 @@
+"""Host benchmarks over real pipes (issue 2). Run: python tests/bench/run.py (or this file).
+
+- session.context round trip, 50 messages, budget 2000: p50 / p99
+- pings per second: sequential round trips, and pipelined (many in flight)
+- spawn -> first reply, and spawn -> tokenizer ready
+- peak RSS of the host holding 100 sessions x 50 messages
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import struct
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from support.host import HostProcess  # noqa: E402
+
+WORDS = ("the plan uses typescript for the chrome extension and python for the host with sqlite "
+         "storage budget tokens memory context privacy user prefers short answers about kyoto").split()
+
+
+def sentence(rng: random.Random, n: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def bench_context(rounds: int = 2000) -> dict:
+    rng = random.Random(1)
+    with HostProcess() as host:
+        for i in range(50):
+            host.request("session.add", key="chatgpt.com:1", role="user" if i % 2 == 0 else "assistant",
+                         content=" ".join(sentence(rng, 15) for _ in range(rng.randint(2, 8))))
+        host.request("session.context", key="chatgpt.com:1", budget=2000)  # tokenizer warm
+        times = []
+        for _ in range(rounds):
+            t = time.perf_counter()
+            reply = host.request("session.context", key="chatgpt.com:1", budget=2000)
+            times.append((time.perf_counter() - t) * 1000)
+        assert reply["ok"] and reply["used_tokens"] <= 2000
+    return {"p50_ms": statistics.median(times), "p99_ms": percentile(times, 99), "used_tokens": reply["used_tokens"]}
+
+
+def bench_pings(n: int = 20000) -> dict:
+    with HostProcess() as host:
+        host.request("ping")
+        t = time.perf_counter()
+        for _ in range(n):
+            host.request("ping")
+        sequential = n / (time.perf_counter() - t)
+        frame = json.dumps({"id": 1, "type": "ping"}).encode()
+        payload = (struct.pack("<I", len(frame)) + frame) * 1000
+        t = time.perf_counter()
+        for _ in range(n // 1000):
+            host.proc.stdin.write(payload)
+            host.proc.stdin.flush()
+            for _ in range(1000):
+                host.recv()
+        pipelined = n / (time.perf_counter() - t)
+    return {"sequential_per_s": sequential, "pipelined_per_s": pipelined}
+
+
+def bench_startup(runs: int = 15) -> dict:
+    first, ready = [], []
+    for _ in range(runs):
+        t = time.perf_counter()
+        with HostProcess() as host:
+            host.send({"id": 1, "type": "ping"})
+            host.recv()
+            first.append((time.perf_counter() - t) * 1000)
+            while not host.request("ping")["tokenizer_ready"]:
+                time.sleep(0.002)
+            ready.append((time.perf_counter() - t) * 1000)
+    return {"first_reply_ms": statistics.median(first), "first_reply_max_ms": max(first),
+            "tokenizer_ready_ms": statistics.median(ready)}
+
+
+def bench_rss() -> dict:
+    rng = random.Random(2)
+    with HostProcess() as host:
+        proc = psutil.Process(host.proc.pid)
+        peak = 0
+        for s in range(100):
+            for i in range(50):
+                host.request("session.add", key=f"chatgpt.com:{s}", role="user" if i % 2 == 0 else "assistant",
+                             content=" ".join(sentence(rng, 15) for _ in range(4)))
+            if s % 10 == 9:
+                host.request("session.context", key=f"chatgpt.com:{s}", budget=2000)
+                peak = max(peak, proc.memory_info().rss)
+        listed = host.request("session.list")["sessions"]
+        assert len(listed) == 100 and all(x["count"] == 50 for x in listed)
+        peak = max(peak, proc.memory_info().rss)
+    return {"peak_rss_mb": peak / 2**20}
+
+
+def main() -> None:
+    ctx = bench_context()
+    pings = bench_pings()
+    start = bench_startup()
+    rss = bench_rss()
+    rows = [
+        ("session.context round trip, 50 msgs, budget 2000, p50", f"{ctx['p50_ms']:.3f} ms", ""),
+        ("session.context round trip, 50 msgs, budget 2000, p99", f"{ctx['p99_ms']:.3f} ms", "< 2 ms"),
+        ("pings per second, sequential round trips", f"{pings['sequential_per_s']:,.0f}", "> 10,000"),
+        ("pings per second, pipelined", f"{pings['pipelined_per_s']:,.0f}", ""),
+        ("spawn -> first reply (median / max of 15)",
+         f"{start['first_reply_ms']:.0f} / {start['first_reply_max_ms']:.0f} ms", "< 150 ms"),
+        ("spawn -> tokenizer ready (median)", f"{start['tokenizer_ready_ms']:.0f} ms", ""),
+        ("peak RSS, 100 sessions x 50 messages", f"{rss['peak_rss_mb']:.1f} MB", "< 80 MB"),
+    ]
+    print("| host benchmark | measured | target |\n|---|---|---|")
+    for name, value, target in rows:
+        print(f"| {name} | {value} | {target} |")
+
+
+if __name__ == "__main__":
+    main()
