@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                         format="whiteboard-host %(levelname)s %(name)s: %(message)s")
     writer = FrameWriter(os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0))
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    frames_in = os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0)
+    # Buffered: one read syscall usually brings a whole frame, header and body.
+    frames_in = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
 
     config = HostConfig.from_env()
     origin = caller_origin(argv)
