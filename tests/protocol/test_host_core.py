@@ -217,3 +217,13 @@ def test_cap_keeps_the_seed_and_summarises_what_was_dropped(host_env):
         got = host.request("session.get", key=KEY)
         assert got["messages"][0]["content"].startswith("SEED")
         assert "option 6" in got["summary"] and "option 7" not in got["summary"]
+
+
+def test_a_closed_reader_makes_the_host_exit_quietly(host):
+    host.proc.stdout.close()  # the browser stopped reading
+    host.send({"id": 1, "type": "ping"})
+    host.send({"id": 2, "type": "ping"})
+    host.proc.stdin.close()
+    code, took = wait_exit(host.proc)
+    assert code == 0 and took < 2.0
+    assert b"Traceback" not in host.proc.stderr.read()

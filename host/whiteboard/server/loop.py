@@ -96,18 +96,25 @@ class Server:
                 with self.app.inflight_lock:
                     self.app.inflight.pop(request.id, None)
         try:
-            self.writer.write(message)
+            self._write(message)
         except TooLarge as exc:
             self._send_error(request.id, exc)
 
     def _send_event(self, event: dict) -> None:
         try:
-            self.writer.write(event)
+            self._write(event)
         except TooLarge:
             log.warning("dropped an oversize %s event", event.get("event"))
 
     def _send_error(self, request_id, error: WhiteboardError) -> None:
-        self.writer.write({"id": request_id, "ok": False, "error": error.to_wire()})
+        self._write({"id": request_id, "ok": False, "error": error.to_wire()})
+
+    def _write(self, message: dict) -> None:
+        try:
+            self.writer.write(message)
+        except (BrokenPipeError, ConnectionResetError):
+            # The browser closed the port: nobody is left to answer.
+            self.app.stopping.set()
 
     @staticmethod
     def _log_failure(type_name: str, exc: BaseException) -> None:

@@ -123,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         if first:
             server.handle_body(first)
         server.serve()
-    except (KeyboardInterrupt, SystemExit):
-        pass
+    except (KeyboardInterrupt, SystemExit, BrokenPipeError, ConnectionResetError):
+        pass  # asked to stop, or the browser closed the port
     finally:
         if loader.server is not None:
             loader.server.app.stopping.set()
