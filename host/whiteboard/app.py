@@ -6,7 +6,8 @@ import threading
 
 from .config import HostConfig
 from .sessions.store import SessionStore
-from .sessions.summary import ExtractiveSummarizer
+from .llm.layer import ModelLayer
+from .llm.summary import RefiningSummarizer
 from .tokens import TokenCounter
 
 
@@ -15,7 +16,9 @@ class App:
         self.config = config or HostConfig.from_env()
         self.tokens = tokens or TokenCounter()
         self.sessions = SessionStore(self.config.limits)
-        self.summarizer = ExtractiveSummarizer(self.tokens)
+        # The configured model, if any; the summary is extractive at once, refined by the model later.
+        self.llm = ModelLayer()
+        self.summarizer = RefiningSummarizer(self.tokens, self.sessions, self.llm)
         self.stopping = threading.Event()
         # Requests running off the reader thread, by request id (for cancellation).
         self.inflight: dict[object, "RequestContext"] = {}

@@ -99,8 +99,9 @@ def fold_pending(session: Session, summarizer: Summarizer, counter: TokenCounter
     if not new:
         return False
     new.sort(key=lambda m: m.seq)
+    previous = session.summary
     try:
-        text = summarizer.fold(session.summary, new, max_tokens)
+        text = summarizer.fold(previous, new, max_tokens)
         method = summarizer.method
     except Exception:  # noqa: BLE001 - a failing summarizer never stalls the chat
         text, method = "", "extractive"
@@ -111,4 +112,8 @@ def fold_pending(session: Session, summarizer: Summarizer, counter: TokenCounter
     session.summary = text
     session.summary_method = method
     session.folded_through = new[-1].seq
+    # A slow summarizer (a model) may refine this fold off the request path (llm/summary.py).
+    refine_later = getattr(summarizer, "refine_later", None)
+    if refine_later is not None:
+        refine_later(session, previous, new, max_tokens)
     return True

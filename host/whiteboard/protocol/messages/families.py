@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+from . import ask, handoff, llm, summary
 from .base import Reply, Request
 
 PAIRS: dict[str, tuple[type[Request], type[Reply]]] = {}
+
+# Model layer (issue 4): ask, model summary, handoff, model settings.
+PAIRS.update({
+    "ask.start": (ask.AskStart, ask.AskStartReply),
+    "ask.cancel": (ask.AskCancel, ask.AskCancelReply),
+    "session.summary": (summary.SessionSummary, summary.SessionSummaryReply),
+    "handoff.summary": (handoff.HandoffSummary, handoff.HandoffSummaryReply),
+    "llm.settings.get": (llm.LlmSettingsGet, llm.LlmSettingsReply),
+    "llm.settings.set": (llm.LlmSettingsSet, llm.LlmSettingsReply),
+    "llm.test": (llm.LlmTest, llm.LlmTestReply),
+})

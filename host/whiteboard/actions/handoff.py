@@ -1,0 +1,26 @@
+"""handoff.summary: the tab's conversation as a six-section note for another chat site."""
+
+from __future__ import annotations
+
+from ..llm.errors import Cancelled
+from ..llm.handoff import make_handoff
+from ..protocol.errors import NotFound, Unavailable
+from ..protocol.messages.handoff import HandoffSection, HandoffSummary, HandoffSummaryReply
+from . import action
+
+
+@action(HandoffSummary, blocking=True)
+def handoff_summary(req: HandoffSummary, ctx) -> HandoffSummaryReply:
+    app = ctx.app
+    with app.sessions.lock:
+        session = app.sessions.get(req.key)
+        messages = session.all_messages() if session is not None else []
+        summary = session.summary if session is not None else ""
+    if not messages:
+        raise NotFound("no conversation in this tab to hand off (nothing captured yet, or it was cleared)")
+    try:
+        made = make_handoff(messages, summary, app.tokens, app.llm, req.budget, ctx.cancelled)
+    except Cancelled:
+        raise Unavailable("the handoff was cancelled") from None
+    return HandoffSummaryReply(sections=[HandoffSection(id=i, title=t, text=x) for i, t, x in made.sections],
+                               text=made.text, language=made.language, method=made.method, tokens=made.tokens)

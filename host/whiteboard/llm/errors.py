@@ -1,0 +1,33 @@
+"""Model-layer failures as typed wire errors. Messages never carry the API key,
+a prompt, an answer or an endpoint's reply body (which may echo either)."""
+
+from __future__ import annotations
+
+from ..protocol.errors import Unavailable
+
+CONFIGURE_HINT = ("configure one on the extension's options page (Model) "
+                  "or with `whiteboard config set --preset ... --model ...`")
+
+
+class NoModel(Unavailable):
+    def __init__(self) -> None:
+        super().__init__(f"no model is configured: {CONFIGURE_HINT}")
+
+
+class ModelUnavailable(Unavailable):
+    """The endpoint could not be reached, refused, timed out or answered garbage.
+
+    `partial` is how many characters of an answer had streamed before the failure.
+    """
+
+    def __init__(self, message: str, partial: int = 0):
+        super().__init__(message)
+        self.partial = partial
+
+
+class Cancelled(Exception):
+    """The caller set the cancel event; `text` is what had streamed so far."""
+
+    def __init__(self, text: str = ""):
+        super().__init__("cancelled")
+        self.text = text

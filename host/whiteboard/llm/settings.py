@@ -1,0 +1,201 @@
+"""Stored model settings (config_dir()/llm.json) and their resolution with the environment.
+
+The file holds preset, base URL, model, time limits and the API key encrypted with
+AES-GCM (whiteboard.crypto; the 256-bit key in a 0600 file beside it). It is written
+atomically (temp file + rename, mode 0600). WHITEBOARD_LLM_BASE_URL / _MODEL / _API_KEY
+override the stored values. Nothing here puts the API key in a message or a log.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import urlsplit
+
+from .. import crypto
+from ..config import config_dir
+from ..protocol.errors import BadRequest, Unavailable
+from .endpoint import Endpoint, Timeouts
+from .presets import PRESETS
+
+SETTINGS_FILE = "llm.json"
+KEY_FILE = "secret.key"
+API_KEY_AAD = b"whiteboard:llm:api_key"
+ENV_BASE_URL, ENV_MODEL, ENV_API_KEY = "WHITEBOARD_LLM_BASE_URL", "WHITEBOARD_LLM_MODEL", "WHITEBOARD_LLM_API_KEY"
+ENV_TIMEOUTS = {"connect": "WHITEBOARD_LLM_CONNECT_TIMEOUT", "read": "WHITEBOARD_LLM_READ_TIMEOUT",
+                "total": "WHITEBOARD_LLM_TOTAL_TIMEOUT"}
+
+
+@dataclass(frozen=True)
+class StoredSettings:
+    preset: str = ""
+    base_url: str = ""
+    model: str = ""
+    api_key_enc: str = ""  # base64(nonce || ciphertext+tag)
+    read_timeout: float | None = None
+    total_timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The settings in force: stored values with environment overrides applied."""
+
+    preset: str
+    base_url: str
+    model: str
+    api_key: str | None = field(repr=False)
+    key_source: str  # "env", "stored" or "none"
+    from_env: tuple[str, ...]
+    timeouts: Timeouts
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url and self.model)
+
+    def endpoint(self) -> Endpoint:
+        return Endpoint(self.base_url, self.model, self.api_key)
+
+
+def check_base_url(url: str) -> str:
+    """An http(s) URL with a host and nothing secret in it; returned without a trailing slash."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BadRequest("base_url: must be an http:// or https:// URL with a host")
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise BadRequest("base_url: must not hold credentials, a query or a fragment (give the API key separately)")
+    return url.strip().rstrip("/")
+
+
+class SettingsStore:
+    def __init__(self, directory: Path | None = None):
+        self.directory = directory or config_dir()
+        self.path = self.directory / SETTINGS_FILE
+        self.key_path = self.directory / KEY_FILE
+
+    def signature(self) -> tuple[int, int] | None:
+        """Changes whenever the file does (the CLI may write it while the host runs)."""
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    def load(self) -> StoredSettings:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return StoredSettings()
+        except (OSError, ValueError):
+            raise Unavailable(f"the model settings file {self.path} cannot be read; "
+                              "fix it or reset it with `whiteboard config clear`") from None
+        if not isinstance(raw, dict):
+            raise Unavailable(f"the model settings file {self.path} is not a settings object; "
+                              "reset it with `whiteboard config clear`")
+        values = {f.name: raw[f.name] for f in fields(StoredSettings) if f.name in raw}
+        for name, value in values.items():
+            wanted = (int, float) if name.endswith("_timeout") else str
+            if not (isinstance(value, wanted) and not isinstance(value, bool)) and value is not None:
+                raise Unavailable(f"the model settings file {self.path} has a malformed {name}; "
+                                  "set it again or reset with `whiteboard config clear`")
+        return StoredSettings(**values)
+
+    def save(self, settings: StoredSettings) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".llm.", suffix=".tmp")  # mode 0600
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(asdict(settings), f, indent=2)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def update(self, *, preset: str | None = None, base_url: str | None = None, model: str | None = None,
+               api_key: str | None = None, clear_api_key: bool = False, read_timeout: float | None = None,
+               total_timeout: float | None = None) -> StoredSettings:
+        """Change the given fields; a preset fills in its base URL and default model unless given."""
+        current = self.load()
+        changes: dict = {}
+        if preset is not None:
+            if preset not in PRESETS:
+                raise BadRequest(f"preset: must be one of {', '.join(PRESETS)}")
+            changes["preset"] = preset
+            changes["base_url"] = PRESETS[preset].base_url
+            changes["model"] = PRESETS[preset].default_model
+        if base_url is not None:
+            changes["base_url"] = check_base_url(base_url) if base_url.strip() else ""
+            chosen = PRESETS.get(changes.get("preset", current.preset))
+            if chosen is None or chosen.base_url != changes["base_url"]:
+                changes["preset"] = "custom"
+        if model is not None:
+            changes["model"] = model.strip()
+        if clear_api_key:
+            changes["api_key_enc"] = ""
+        if api_key is not None and api_key.strip():
+            key = crypto.load_or_create_key(self.key_path)
+            blob = crypto.encrypt(key, api_key.strip().encode(), API_KEY_AAD)
+            changes["api_key_enc"] = base64.b64encode(blob).decode()
+        for name, value in (("read_timeout", read_timeout), ("total_timeout", total_timeout)):
+            if value is not None:
+                if not 0 < value <= 3600:
+                    raise BadRequest(f"{name}: must be between 0 and 3600 seconds")
+                changes[name] = float(value)
+        updated = replace(current, **changes)
+        self.save(updated)
+        return updated
+
+    def clear(self) -> bool:
+        """Forget the stored settings (the shared encryption key file stays: the vault uses it too)."""
+        existed = self.path.exists()
+        self.path.unlink(missing_ok=True)
+        return existed
+
+    def api_key(self, settings: StoredSettings) -> str | None:
+        if not settings.api_key_enc:
+            return None
+        try:
+            blob = base64.b64decode(settings.api_key_enc, validate=True)
+            return crypto.decrypt(crypto.load_key(self.key_path), blob, API_KEY_AAD).decode()
+        except (ValueError, crypto.KeyFileError, crypto.DecryptError):
+            raise Unavailable("the stored API key cannot be decrypted (the key file changed or the settings "
+                              "were edited); set it again with `whiteboard config set --api-key`") from None
+
+
+def resolve(store: SettingsStore, env: Mapping[str, str] | None = None) -> Resolved:
+    env = os.environ if env is None else env
+    stored = store.load()
+    from_env = tuple(name for name, var in (("base_url", ENV_BASE_URL), ("model", ENV_MODEL),
+                                            ("api_key", ENV_API_KEY)) if env.get(var))
+    base_url = check_base_url(env[ENV_BASE_URL]) if env.get(ENV_BASE_URL) else stored.base_url
+    if env.get(ENV_API_KEY):
+        api_key, key_source = env[ENV_API_KEY].strip(), "env"
+    else:
+        api_key = store.api_key(stored)
+        key_source = "stored" if api_key else "none"
+    defaults = Timeouts()
+    timeouts = Timeouts(connect=_env_seconds(env, "connect", defaults.connect),
+                        read=_env_seconds(env, "read", stored.read_timeout or defaults.read),
+                        total=_env_seconds(env, "total", stored.total_timeout or defaults.total))
+    return Resolved(preset=stored.preset if not env.get(ENV_BASE_URL) else "custom", base_url=base_url,
+                    model=env.get(ENV_MODEL, "").strip() or stored.model, api_key=api_key,
+                    key_source=key_source, from_env=from_env, timeouts=timeouts)
+
+
+def _env_seconds(env: Mapping[str, str], which: str, default: float) -> float:
+    raw = env.get(ENV_TIMEOUTS[which])
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise Unavailable(f"{ENV_TIMEOUTS[which]} must be a number of seconds between 0 and 3600")
+    return value

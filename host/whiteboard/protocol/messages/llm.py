@@ -1,0 +1,61 @@
+"""llm.*: model settings for the options page, and a quick round trip to check them.
+
+The API key goes in (write-only) and never comes back: replies say only whether one is set.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from .base import Reply, Request
+
+Seconds = Annotated[float, Field(gt=0, le=3600)]
+
+
+class LlmSettingsGet(Request):
+    type: Literal["llm.settings.get"]
+
+
+class PresetOut(BaseModel):
+    name: str
+    label: str
+    base_url: str
+    default_model: str
+    needs_key: bool
+
+
+class LlmSettingsReply(Reply):
+    configured: bool
+    preset: str
+    base_url: str
+    model: str
+    api_key_set: bool
+    api_key_source: Literal["env", "stored", "none"]
+    overridden_by_env: list[str]
+    read_timeout: float
+    total_timeout: float
+    presets: list[PresetOut]
+
+
+class LlmSettingsSet(Request):
+    type: Literal["llm.settings.set"]
+    preset: str | None = None
+    base_url: Annotated[str, Field(max_length=2000)] | None = None
+    model: Annotated[str, Field(max_length=300)] | None = None
+    api_key: Annotated[str, Field(max_length=1000)] | None = None
+    clear_api_key: bool = False
+    read_timeout: Seconds | None = None
+    total_timeout: Seconds | None = None
+
+
+class LlmTest(Request):
+    type: Literal["llm.test"]
+
+
+class LlmTestReply(Reply):
+    model: str
+    endpoint: str
+    latency_ms: int
+    sample: str
