@@ -1,0 +1,162 @@
+"""`whiteboard install`, `whiteboard uninstall`, `whiteboard doctor`: register the host with browsers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .. import HOST_NAME
+from ..config import EXTENSION_ID
+from ..install import (BROWSERS, Change, InstallError, Platform, Target, detected_browsers, diagnose,
+                       diagnose_profile, install, uninstall, validate_extension_id)
+from ..install.doctor import Report, exit_code
+from ..install.manifest import origin_for
+from . import main
+
+BROWSER_CHOICE = click.Choice([*BROWSERS, "all"], case_sensitive=False)
+BROWSER_HELP = "Browser to act on (repeatable); 'all' for every supported browser."
+SYSTEM_HELP = "System-wide locations (/etc/..., /Library/..., HKLM) instead of this user's; needs root/admin."
+
+
+def _extension_ids(ctx, param, values):
+    try:
+        return [validate_extension_id(v) for v in values]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _symbols() -> dict[object, str]:
+    fancy = {True: "✓", False: "✗", None: "!", "skip": "–"}
+    try:
+        "".join(fancy.values()).encode(sys.stdout.encoding or "ascii")
+        return fancy
+    except (UnicodeEncodeError, LookupError):
+        return {True: "ok", False: "FAIL", None: "warn", "skip": "-"}
+
+
+def _selected(browsers: tuple[str, ...], default: list[str]) -> list[str]:
+    if not browsers:
+        return default
+    return list(BROWSERS) if "all" in (b.lower() for b in browsers) else [b.lower() for b in browsers]
+
+
+def _echo_changes(changes: list[Change]) -> None:
+    for c in changes:
+        who = c.who or c.what
+        what = f"{c.what} " if c.who else ""
+        note = f"  ({c.note})" if c.note else ""
+        click.echo(f"  {who:<17} {c.action:<10} {what}{c.where}{note}")
+
+
+def bundled_extension_dir() -> Path | None:
+    """extension/ of the checkout this package runs from (installed editable), if any."""
+    candidate = Path(__file__).resolve().parents[3] / "extension"
+    return candidate if (candidate / "manifest.json").is_file() else None
+
+
+def next_steps(browsers: list[str], extension_ids: list[str]) -> str:
+    pages = list(dict.fromkeys(BROWSERS[b].extensions_page for b in browsers)) or ["chrome://extensions"]
+    ext_dir = bundled_extension_dir()
+    folder = str(ext_dir) if ext_dir else "the extension/ folder of your Whiteboard checkout"
+    ids = extension_ids[0] if len(extension_ids) == 1 else "one of " + ", ".join(extension_ids)
+    return "\n".join([
+        "Next: load the extension",
+        f"  1. Open {' or '.join(pages)}",
+        '  2. Turn on "Developer mode" (top right)',
+        f'  3. Click "Load unpacked" and choose: {folder}',
+        f"  4. The extension id shown must be {ids}",
+        "  Then check everything with: whiteboard doctor",
+    ])
+
+
+@main.command("install")
+@click.option("--browser", "browsers", type=BROWSER_CHOICE, multiple=True,
+              help=BROWSER_HELP + " Default: every browser that has a profile here.")
+@click.option("--system", is_flag=True, help=SYSTEM_HELP)
+@click.option("--extension-id", "extension_ids", multiple=True, default=[EXTENSION_ID], show_default=True,
+              callback=_extension_ids, help="Extension id to allow (repeatable): 32 letters a-p.")
+@click.option("--no-next-steps", is_flag=True, hidden=True, help="Leave out the how-to-load text (install.sh).")
+def install_command(browsers, system, extension_ids, no_next_steps):
+    """Register the native host with your browsers."""
+    target = Target(Platform.current(), system=system)
+    chosen = _selected(browsers, detected_browsers(target))
+    if not chosen:
+        looked = ", ".join(str(target.profile_dir(b)) for b in BROWSERS.values())
+        raise click.ClickException(
+            f"no supported browser found (looked for {looked}).\n"
+            "Start your browser once so it creates its profile, or name it: whiteboard install --browser chrome")
+    click.echo(f"Registering {HOST_NAME} ({target.scope}) with: {', '.join(BROWSERS[b].label for b in chosen)}")
+    try:
+        changes = install(target, chosen, extension_ids)
+    except InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+    _echo_changes(changes)
+    wrote = any(c.action in ("created", "updated") for c in changes)
+    click.echo("Done." if wrote else "Done: everything was already in place.")
+    if not no_next_steps:
+        click.echo("\n" + next_steps(chosen, extension_ids))
+
+
+@main.command("uninstall")
+@click.option("--browser", "browsers", type=BROWSER_CHOICE, multiple=True, help=BROWSER_HELP + " Default: all.")
+@click.option("--system", is_flag=True, help=SYSTEM_HELP)
+def uninstall_command(browsers, system):
+    """Remove what `whiteboard install` registered (nothing else)."""
+    target = Target(Platform.current(), system=system)
+    chosen = _selected(browsers, list(BROWSERS))
+    try:
+        changes = uninstall(target, chosen)
+    except InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"Unregistering {HOST_NAME} ({target.scope}):")
+    _echo_changes(changes)
+    removed = any(c.action == "removed" for c in changes)
+    click.echo("Done." if removed else "Nothing to remove: Whiteboard was not registered here.")
+
+
+def _echo_report(report: Report, sym: dict) -> None:
+    if report.skipped:
+        click.echo(f"{sym['skip']} {report.label}: {report.skipped}")
+        return
+    click.echo(f"{report.label}")
+    for check in report.checks:
+        click.echo(f"  {sym[check.ok]} {check.label}")
+        if check.fix and check.ok is not True:
+            click.echo(f"      next step: {check.fix}")
+
+
+@main.command("doctor")
+@click.option("--browser", "browsers", type=BROWSER_CHOICE, multiple=True,
+              help=BROWSER_HELP + " Default: check what is registered, warn about what is not.")
+@click.option("--system", is_flag=True, help="Check the system-wide registration.")
+@click.option("--extension-id", default=EXTENSION_ID, show_default=True,
+              callback=lambda ctx, p, v: _extension_ids(ctx, p, [v])[0], help="The extension id that must reach the host.")
+@click.option("--user-data-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Check a browser profile registered for --user-data-dir=DIR instead.")
+@click.option("--timeout", default=10.0, show_default=True, help="Seconds to wait for the host's reply.")
+def doctor_command(browsers, system, extension_id, user_data_dir, timeout):
+    """Check each browser can reach the host; exit 1 if something you need is broken."""
+    origin = origin_for(extension_id)
+    sym = _symbols()
+    if user_data_dir is not None:
+        reports = [diagnose_profile(user_data_dir, origin, timeout)]
+    else:
+        target = Target(Platform.current(), system=system)
+        chosen = _selected(browsers, []) or None
+        try:
+            reports = diagnose(target, origin, chosen, timeout=timeout)
+        except InstallError as exc:
+            raise click.ClickException(str(exc)) from None
+    for report in reports:
+        _echo_report(report, sym)
+    code = exit_code(reports)
+    ready = [r.label for r in reports if r.ready]
+    if code == 0:
+        click.echo(f"\nAll good: the host answers for {', '.join(ready)}.")
+    elif not any(r.ready or r.failed for r in reports):
+        click.echo(f"\n{sym[False]} Whiteboard is not registered with any browser. Run: whiteboard install")
+    else:
+        click.echo(f"\n{sym[False]} Something needs fixing: see the next steps above.")
+    click.get_current_context().exit(code)

@@ -1,0 +1,60 @@
+"""The Chrome-family browsers we register with, and where each looks for native hosts.
+
+Facts per DESIGN §2. On Linux and macOS a browser reads `<user data dir>/NativeMessagingHosts`
+(so `--user-data-dir=X` reads `X/NativeMessagingHosts`) plus one system-wide directory;
+on Windows it reads the default value of a registry key naming the manifest file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Browser:
+    key: str  # what --browser takes
+    label: str
+    # User data dir relative to $XDG_CONFIG_HOME (Linux) / ~/Library/Application Support (macOS)
+    # / %LOCALAPPDATA% (Windows). Its NativeMessagingHosts subdir is the user-level location.
+    linux_profile: str
+    mac_profile: str
+    windows_profile: str
+    linux_system_dir: str  # absolute, system-wide manifest dir
+    mac_system_dir: str
+    # Registry keys (under HKCU or HKLM) holding `NativeMessagingHosts\<host name>`.
+    windows_keys: tuple[str, ...]
+    extensions_page: str  # where the user loads an unpacked extension
+
+
+BROWSERS: dict[str, Browser] = {b.key: b for b in (
+    Browser("chrome", "Google Chrome",
+            "google-chrome", "Google/Chrome", "Google/Chrome/User Data",
+            "/etc/opt/chrome/native-messaging-hosts", "/Library/Google/Chrome/NativeMessagingHosts",
+            (r"Software\Google\Chrome",), "chrome://extensions"),
+    Browser("chromium", "Chromium",
+            "chromium", "Chromium", "Chromium/User Data",
+            "/etc/chromium/native-messaging-hosts", "/Library/Application Support/Chromium/NativeMessagingHosts",
+            (r"Software\Chromium",), "chrome://extensions"),
+    Browser("brave", "Brave",
+            "BraveSoftware/Brave-Browser", "BraveSoftware/Brave-Browser", "BraveSoftware/Brave-Browser/User Data",
+            "/etc/opt/brave/native-messaging-hosts",
+            "/Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+            (r"Software\BraveSoftware\Brave-Browser",), "brave://extensions"),
+    Browser("edge", "Microsoft Edge",
+            "microsoft-edge", "Microsoft Edge", "Microsoft/Edge/User Data",
+            "/etc/opt/edge/native-messaging-hosts", "/Library/Microsoft/Edge/NativeMessagingHosts",
+            (r"Software\Microsoft\Edge",), "edge://extensions"),
+    # Vivaldi on Windows reads Google Chrome's registry key, not one of its own.
+    Browser("vivaldi", "Vivaldi",
+            "vivaldi", "Vivaldi", "Vivaldi/User Data",
+            "/etc/opt/vivaldi/native-messaging-hosts", "/Library/Application Support/Vivaldi/NativeMessagingHosts",
+            (r"Software\Google\Chrome",), "vivaldi://extensions"),
+)}
+
+
+def browser_names() -> list[str]:
+    return list(BROWSERS)
+
+
+def windows_host_key(vendor_key: str, host_name: str) -> str:
+    return rf"{vendor_key}\NativeMessagingHosts\{host_name}"
