@@ -10,6 +10,7 @@ budget; every message appears at most once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Collection
 
 from ..config import Limits
 from ..tokens import TokenCounter
@@ -51,10 +52,11 @@ def _label(message: Message, past: bool = False) -> str:
 
 
 def build_context(session: Session | None, budget: int, mode: str, counter: TokenCounter,
-                  limits: Limits, exclude_seq: int | None = None) -> BuiltContext:
+                  limits: Limits, exclude_seq: int | Collection[int] | None = None) -> BuiltContext:
     if session is None or not session.all_messages():
         return BuiltContext("", 0, budget, False, mode)
-    messages = [m for m in session.all_messages() if m.seq != exclude_seq]
+    excluded = {exclude_seq} if isinstance(exclude_seq, int) else set(exclude_seq or ())
+    messages = [m for m in session.all_messages() if m.seq not in excluded]
     if not messages:
         return BuiltContext("", 0, budget, False, mode)
     seed, rest = (messages[0], messages[1:]) if messages[0] is session.seed else (None, messages)

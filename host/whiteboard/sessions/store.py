@@ -90,6 +90,9 @@ class SessionStore:
             if session.seed is None:
                 session.seed = message
             session.messages.append(message)
+            if source == "selection":
+                # Injected with the tab's next send (chat.prepare_send), then cleared.
+                session.pending_selections.append(message)
             overflow = len(session.messages) - self.limits.max_messages
             if overflow > 0:
                 dropped, session.messages = session.messages[:overflow], session.messages[overflow:]

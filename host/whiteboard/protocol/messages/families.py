@@ -17,3 +17,11 @@ PAIRS.update({
     "llm.settings.set": (llm.LlmSettingsSet, llm.LlmSettingsReply),
     "llm.test": (llm.LlmTest, llm.LlmTestReply),
 })
+
+# Chat-site adapters (issue 3): send interception and turn capture.
+from . import chat  # noqa: E402
+
+PAIRS.update({
+    "chat.prepare_send": (chat.ChatPrepareSend, chat.ChatPrepareSendReply),
+    "chat.attach": (chat.ChatAttach, chat.ChatAttachReply),
+})

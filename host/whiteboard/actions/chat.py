@@ -1,0 +1,160 @@
+"""chat.*: a send on a chat site gets the tab's selections (and background) injected.
+
+chat.prepare_send records the user's message (Whiteboard blocks stripped, privacy
+filter applied) and returns the text to send: the draft as typed, followed by the
+blocks of DESIGN §5 framing. Each block opens with a `---` line and a
+`[Whiteboard <kind> ...]` header and closes with `---`, so strip_blocks removes them
+from captured turns and nothing Whiteboard injected is ever recorded as the user's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..memory.inject import strip_blocks
+from ..privacy import redact
+from ..protocol.errors import BadRequest
+from ..protocol.messages import chat
+from . import action
+from .session import context_for
+
+SELECTION_FOOTER = "(Text I selected on a page before writing this message; my message may refer to it.)"
+# A body line of three dashes would end the block early for strip_blocks: never emit one.
+_FENCE_LINE = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str
+    text: str
+    items: int
+
+
+def memory_parts(app, req: chat.ChatPrepareSend) -> list[Block]:
+    """Long-term memories recalled for this send (DESIGN §5). The memory feature plugs in here."""
+    return []
+
+
+def _fence(header: str, body: str) -> str:
+    return f"---\n{header}\n{_FENCE_LINE.sub('- - -', body)}\n---"
+
+
+def _quote(text: str) -> str:
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in text.strip().splitlines())
+
+
+def selection_block(app, selections: list[str], budget: int) -> Block | None:
+    """The selections quoted, oldest first; the last one that does not fit is cut, later ones left out."""
+    tokens = app.tokens
+    kept: list[str] = []
+    for text in selections:
+        candidate = [*kept, text]
+        block = _render_selections(candidate)
+        if tokens.count(block) <= budget:
+            kept = candidate
+            continue
+        room = budget - tokens.count(_render_selections([*kept, ""]))
+        cut = tokens.truncate(text, room - 2) if room > 2 else ""
+        if cut and tokens.count(_render_selections([*kept, cut])) <= budget:
+            kept.append(cut)
+        break
+    if not kept:
+        return None
+    return Block("selection", _render_selections(kept), len(kept))
+
+
+def _render_selections(texts: list[str]) -> str:
+    noun = "passage" if len(texts) == 1 else "passages"
+    body = "\n>\n".join(_quote(t) for t in texts)
+    return _fence(f"[Whiteboard selection · {len(texts)} {noun}]", f"{body}\n{SELECTION_FOOTER}")
+
+
+def background_block(app, key: str, budget: int, exclude: set[int]) -> Block | None:
+    """The tab's earlier content in the new-selection (background only) mode of DESIGN §4."""
+    header = "[Whiteboard background · earlier in this tab]"
+    overhead = app.tokens.count(_fence(header, "")) + 1
+    if budget <= overhead:
+        return None
+    built = context_for(app, key, budget - overhead, "new_selection", exclude_seq=exclude)
+    if not built.context:
+        return None
+    block = _fence(header, built.context)
+    if app.tokens.count(block) > budget:
+        return None
+    return Block("background", block, 1)
+
+
+@action(chat.ChatPrepareSend)
+def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
+    app = ctx.app
+    draft = strip_blocks(req.draft).strip()
+    if not draft:
+        raise BadRequest("draft: nothing to send once Whiteboard blocks are removed")
+    filtered = redact(draft)
+    app.tokens.wait_ready(5.0)  # exact counts for the budget (the byte estimate would starve it)
+    budget = req.budget or app.config.limits.default_budget
+    with app.sessions.lock:
+        session = app.sessions.get_or_create(req.key)
+        pending = list(session.pending_selections)
+        session.pending_selections.clear()
+        pending_seqs = {m.seq for m in pending}
+        had_earlier = any(m.seq not in pending_seqs for m in session.all_messages())
+        recorded_seq = None
+        if filtered.text.strip():
+            session = app.sessions.add(req.key, "user", filtered.text, "chat")
+            recorded_seq = session.messages[-1].seq
+        count = session.count
+
+    blocks: list[Block] = []
+    remaining = budget
+    selections = [m.content for m in pending if m.content.strip()]
+    if selections:
+        block = selection_block(app, selections, remaining)
+        if block is not None:
+            blocks.append(block)
+            remaining -= app.tokens.count(block.text)
+    if req.conversation_new and had_earlier:
+        exclude = pending_seqs | ({recorded_seq} if recorded_seq is not None else set())
+        block = background_block(app, req.key, remaining, exclude)
+        if block is not None:
+            blocks.append(block)
+    blocks.extend(memory_parts(app, req))
+
+    text = "\n\n".join([draft, *(b.text for b in blocks)])
+    parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
+    return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,
+                                     redacted=filtered.count)
+
+
+def _same(text: str) -> str:
+    return " ".join(text.split())
+
+
+@action(chat.ChatAttach)
+def attach(req: chat.ChatAttach, ctx) -> chat.ChatAttachReply:
+    """Record the turns a page shows; those the session already holds (a reload) are skipped.
+
+    Matching counts repeats, so a conversation that says "yes" twice keeps both.
+    """
+    app = ctx.app
+    cleaned = []
+    for turn in req.turns:
+        text = strip_blocks(turn.content) if turn.role == "user" else turn.content
+        text = redact(text).text.strip()
+        if text:
+            cleaned.append((turn.role, text))
+    with app.sessions.lock:
+        session = app.sessions.get(req.key)
+        held = Counter((m.role, _same(m.content)) for m in session.all_messages()
+                       if m.source == "chat") if session else Counter()
+        seen: Counter = Counter()
+        recorded = 0
+        for role, text in cleaned:
+            seen[(role, _same(text))] += 1
+            if seen[(role, _same(text))] > held[(role, _same(text))]:
+                session = app.sessions.add(req.key, role, text, "chat")
+                recorded += 1
+        count = session.count if session else 0
+    return chat.ChatAttachReply(recorded=recorded, count=count)

@@ -1,0 +1,60 @@
+"""chat.*: what the chat-site adapters ask of the host (send interception, turn capture)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from .base import Reply, Request
+from .core import MAX_CONTENT_CHARS, Role, SessionKey
+
+# The chat sites with an adapter in the extension; anything else is a bad_request.
+Site = Literal["chatgpt", "claude"]
+PartKind = Literal["selection", "background", "memory"]
+Content = Annotated[str, Field(max_length=MAX_CONTENT_CHARS)]
+
+
+class ChatPrepareSend(Request):
+    type: Literal["chat.prepare_send"]
+    key: SessionKey
+    site: Site
+    draft: Content
+    # The page shows no earlier turns: the tab's earlier content goes in as background.
+    conversation_new: bool = False
+    # Tokens for everything injected; None means the host's default budget.
+    budget: Annotated[int, Field(ge=1, le=200_000)] | None = None
+
+
+class InjectedPart(BaseModel):
+    kind: PartKind
+    tokens: int
+    # How many selections / memories the block holds (1 for background).
+    items: int
+
+
+class ChatPrepareSendReply(Reply):
+    text: str
+    injected: bool
+    parts: list[InjectedPart]
+    # Messages in the tab's session after recording the draft.
+    count: int
+    redacted: int = 0
+
+
+class Turn(BaseModel):
+    role: Role
+    content: Content
+
+
+class ChatAttach(Request):
+    type: Literal["chat.attach"]
+    key: SessionKey
+    site: Site
+    turns: Annotated[list[Turn], Field(max_length=500)]
+
+
+class ChatAttachReply(Reply):
+    # Turns recorded now; turns the session already held (e.g. after a reload) are skipped.
+    recorded: int
+    count: int
