@@ -110,7 +110,8 @@ class FakeOpenAI:
         self.closing = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-openai", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="fake-openai", daemon=True)
 
     @property
     def port(self) -> int:
