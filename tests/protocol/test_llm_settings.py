@@ -1,0 +1,132 @@
+"""llm.settings.* and llm.test over real pipes; the API key never shows up in plaintext
+anywhere: replies, events, stderr, or any file under the host's HOME/XDG/TMP dirs."""
+
+import base64
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.fake_openai import fail, fake_openai, reply  # noqa: F401
+from support.host import HostProcess, isolated_env
+
+API_KEY = "sk-proj-NEVER-LEAK-0123456789abcdefghijklmnopqrstuv"
+
+
+@pytest.fixture
+def env(tmp_path):
+    return isolated_env(tmp_path / "env")
+
+
+def files_under(root: Path):
+    for dirpath, _, names in os.walk(root):
+        for name in names:
+            path = Path(dirpath) / name
+            if path.is_file() and not path.is_symlink():
+                yield path
+
+
+def test_settings_round_trip_without_ever_returning_the_key(env, fake_openai):
+    with HostProcess(env=env) as host:
+        empty = host.request("llm.settings.get")
+        assert empty["ok"] and empty["configured"] is False and empty["api_key_set"] is False
+        assert {p["name"] for p in empty["presets"]} == {"openai", "xai", "gemini", "ollama", "lmstudio", "custom"}
+        saved = host.request("llm.settings.set", base_url=fake_openai.base_url, model="fake-model", api_key=API_KEY,
+                             read_timeout=20)
+        assert saved["ok"] and saved["configured"] and saved["api_key_set"] and saved["api_key_source"] == "stored"
+        assert saved["preset"] == "custom" and saved["read_timeout"] == 20
+        assert API_KEY not in str(saved) and API_KEY not in str(host.request("llm.settings.get"))
+        cleared = host.request("llm.settings.set", clear_api_key=True)
+        assert cleared["api_key_set"] is False and cleared["model"] == "fake-model"
+
+
+def test_the_api_key_never_appears_in_plaintext(tmp_path, fake_openai):
+    root = tmp_path / "env"
+    env = isolated_env(root, WHITEBOARD_LOG_LEVEL="DEBUG")
+    fake_openai.require_api_key = API_KEY
+    seen = []
+    with HostProcess(env=env) as host:
+        seen.append(host.request("llm.settings.set", base_url=fake_openai.base_url, model="fake-model",
+                                 api_key=API_KEY))
+        seen.append(host.request("llm.test"))
+        seen.append(host.request("session.add", key="claude.ai:3", role="user", content="We chose Postgres."))
+        host.send({"id": "ask", "type": "ask.start", "key": "claude.ai:3", "question": "Why?"})
+        while True:
+            msg = host.recv()
+            seen.append(msg)
+            if msg.get("id") == "ask":
+                break
+        seen.append(host.request("handoff.summary", key="claude.ai:3"))
+        fake_openai.script(fail(401), fail(500, times=3))
+        seen.append(host.request("llm.test"))  # refused: the error must not echo the key
+        seen.append(host.request("llm.test"))
+        seen.append(host.request("llm.settings.set", base_url="https://u:p@example.org/v1"))
+    assert seen[1]["ok"] and seen[-4]["ok"] and seen[-3]["error"]["code"] == "unavailable"
+    assert all(API_KEY not in str(m) for m in seen)
+    assert API_KEY not in host.stderr_text
+    needle = API_KEY.encode()
+    files = list(files_under(root))
+    assert any(p.name == "llm.json" for p in files)
+    for path in files:
+        data = path.read_bytes()
+        assert needle not in data and base64.b64encode(needle) not in data, f"{path} holds the API key"
+    # On the wire to the model: only in the Authorization header.
+    for req in fake_openai.requests:
+        assert needle not in req.body and API_KEY not in req.path
+        assert [k for k, v in req.headers.items() if API_KEY in v] == ["authorization"]
+
+
+def test_env_overrides_are_reported(tmp_path, fake_openai):
+    env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url,
+                       WHITEBOARD_LLM_MODEL="env-model", WHITEBOARD_LLM_API_KEY=API_KEY)
+    with HostProcess(env=env) as host:
+        got = host.request("llm.settings.get")
+        test = host.request("llm.test")
+    assert got["configured"] and got["model"] == "env-model" and got["api_key_source"] == "env"
+    assert got["overridden_by_env"] == ["base_url", "model", "api_key"] and API_KEY not in str(got)
+    assert test["ok"] and test["model"] == "env-model" and test["endpoint"] == f"http://127.0.0.1:{fake_openai.port}"
+    assert fake_openai.requests[0].headers["authorization"] == f"Bearer {API_KEY}"
+
+
+def test_llm_test_needs_a_model_and_reports_failures(env, fake_openai):
+    with HostProcess(env=env) as host:
+        none = host.request("llm.test")
+        assert none["error"]["code"] == "unavailable" and "whiteboard config" in none["error"]["message"]
+        host.request("llm.settings.set", base_url=fake_openai.base_url, model="fake-model")
+        fake_openai.chat_answer = "OK"
+        ok = host.request("llm.test")
+        assert ok["ok"] and ok["sample"] == "OK" and ok["latency_ms"] >= 0
+        fake_openai.script(fail(404))
+        missing = host.request("llm.test")
+        assert missing["error"]["code"] == "unavailable" and "no such model" in missing["error"]["message"]
+
+
+@pytest.mark.parametrize("fields,words", [
+    ({"preset": "skynet"}, "preset"),
+    ({"base_url": "javascript:alert(1)"}, "base_url"),
+    ({"read_timeout": 0}, "read_timeout"),
+    ({"api_key": 12345}, "api_key"),
+    ({"unknown": 1}, "unknown"),
+])
+def test_bad_settings_are_bad_request_and_change_nothing(env, fields, words):
+    with HostProcess(env=env) as host:
+        host.request("llm.settings.set", preset="ollama")
+        before = host.request("llm.settings.get")
+        bad = host.request("llm.settings.set", **fields)
+        assert bad["error"]["code"] == "bad_request" and words in bad["error"]["message"]
+        after = host.request("llm.settings.get")
+    assert {k: v for k, v in after.items() if k != "id"} == {k: v for k, v in before.items() if k != "id"}
+
+
+def test_a_running_host_sees_settings_changed_by_the_cli(env, fake_openai):
+    with HostProcess(env=env) as host:
+        assert host.request("llm.settings.get")["configured"] is False
+        done = subprocess.run([sys.executable, "-c", "from whiteboard.cli import main; main()", "config", "set",
+                               "--base-url", fake_openai.base_url, "--model", "cli-model"],
+                              env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        got = host.request("llm.settings.get")
+        assert got["configured"] and got["model"] == "cli-model"
+        assert host.request("llm.test")["ok"]
