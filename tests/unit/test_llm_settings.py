@@ -58,6 +58,8 @@ def test_updates_keep_other_fields_and_the_key_can_be_cleared(tmp_path):
     ({"base_url": "https://user:pw@api.example.org/v1"}, "must not hold credentials"),
     ({"base_url": "https://api.example.org/v1?key=abc"}, "must not hold credentials"),
     ({"read_timeout": -1}, "between 0 and 3600"),
+    ({"api_key": "sk-abc\u00e9def"}, "printable ASCII"),
+    ({"api_key": "sk-abc def"}, "printable ASCII"),
 ])
 def test_bad_values_are_refused_and_nothing_is_lost(tmp_path, fields, words):
     store = SettingsStore(tmp_path)
@@ -65,7 +67,7 @@ def test_bad_values_are_refused_and_nothing_is_lost(tmp_path, fields, words):
     before = store.path.read_bytes()
     with pytest.raises(BadRequest) as err:
         store.update(**fields)
-    assert words in err.value.message
+    assert words in err.value.message and "abc" not in err.value.message
     assert store.path.read_bytes() == before
 
 

@@ -71,6 +71,14 @@ def check_base_url(url: str) -> str:
     return url.strip().rstrip("/")
 
 
+def check_api_key(api_key: str) -> str:
+    """It goes into an HTTP header: printable ASCII without spaces (the message never quotes it)."""
+    api_key = api_key.strip()
+    if not all(33 <= ord(c) <= 126 for c in api_key):
+        raise BadRequest("api_key: must be printable ASCII without spaces (check for a stray character)")
+    return api_key
+
+
 class SettingsStore:
     def __init__(self, directory: Path | None = None):
         self.directory = directory or config_dir()
@@ -139,8 +147,8 @@ class SettingsStore:
         if clear_api_key:
             changes["api_key_enc"] = ""
         if api_key is not None and api_key.strip():
-            key = crypto.load_or_create_key(self.key_path)
-            blob = crypto.encrypt(key, api_key.strip().encode(), API_KEY_AAD)
+            plain = check_api_key(api_key).encode()
+            blob = crypto.encrypt(crypto.load_or_create_key(self.key_path), plain, API_KEY_AAD)
             changes["api_key_enc"] = base64.b64encode(blob).decode()
         for name, value in (("read_timeout", read_timeout), ("total_timeout", total_timeout)):
             if value is not None:
@@ -175,7 +183,7 @@ def resolve(store: SettingsStore, env: Mapping[str, str] | None = None) -> Resol
                                             ("api_key", ENV_API_KEY)) if env.get(var))
     base_url = check_base_url(env[ENV_BASE_URL]) if env.get(ENV_BASE_URL) else stored.base_url
     if env.get(ENV_API_KEY):
-        api_key, key_source = env[ENV_API_KEY].strip(), "env"
+        api_key, key_source = check_api_key(env[ENV_API_KEY]), "env"
     else:
         api_key = store.api_key(stored)
         key_source = "stored" if api_key else "none"
