@@ -159,3 +159,12 @@ def test_the_layer_sees_changes_made_by_another_process(tmp_path):
     assert layer.configured() and layer.settings().model == "m1"
     store.update(model="a-longer-model-name")
     assert layer.settings().model == "a-longer-model-name"
+
+
+def test_a_broken_key_file_is_reported_when_saving_a_key(tmp_path):
+    store = SettingsStore(tmp_path)
+    store.key_path.write_bytes(b"short")
+    with pytest.raises(Unavailable) as err:
+        store.update(preset="openai", api_key=KEY)
+    assert str(store.key_path) in err.value.message and "not saved" in err.value.message
+    assert not store.path.exists() and store.key_path.read_bytes() == b"short"

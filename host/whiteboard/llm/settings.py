@@ -148,7 +148,7 @@ class SettingsStore:
             changes["api_key_enc"] = ""
         if api_key is not None and api_key.strip():
             plain = check_api_key(api_key).encode()
-            blob = crypto.encrypt(crypto.load_or_create_key(self.key_path), plain, API_KEY_AAD)
+            blob = crypto.encrypt(self._encryption_key(), plain, API_KEY_AAD)
             changes["api_key_enc"] = base64.b64encode(blob).decode()
         for name, value in (("read_timeout", read_timeout), ("total_timeout", total_timeout)):
             if value is not None:
@@ -158,6 +158,14 @@ class SettingsStore:
         updated = replace(current, **changes)
         self.save(updated)
         return updated
+
+    def _encryption_key(self) -> bytes:
+        try:
+            return crypto.load_or_create_key(self.key_path)
+        except FileExistsError:  # the vault created it at the same moment
+            return crypto.load_key(self.key_path)
+        except crypto.KeyFileError as exc:
+            raise Unavailable(f"{exc}; the API key was not saved") from None
 
     def clear(self) -> bool:
         """Forget the stored settings (the shared encryption key file stays: the vault uses it too)."""
