@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import socket
+import ssl
 import threading
 import time
 from typing import Iterator
@@ -25,6 +26,17 @@ from .sse import DONE, StreamState, chunk_text, completion_text, sse_data
 
 MAX_REPLY_BYTES = 8 * 1024 * 1024
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_tls_lock = threading.Lock()
+_tls_context: ssl.SSLContext | None = None
+
+
+def _tls() -> ssl.SSLContext:
+    # Loading the CA bundle takes ~30 ms: once per process, not once per request.
+    global _tls_context
+    with _tls_lock:
+        if _tls_context is None:
+            _tls_context = httpx.create_ssl_context()
+        return _tls_context
 
 
 class _Watchdog:
@@ -102,8 +114,8 @@ class ChatClient:
         state = StreamState()
         attempt = 0
         try:
-            with httpx.Client(timeout=httpx.Timeout(t.read, connect=t.connect), follow_redirects=False,
-                              headers={"User-Agent": "whiteboard-host"}) as http:
+            with httpx.Client(timeout=httpx.Timeout(t.read, connect=t.connect), verify=_tls(),
+                              follow_redirects=False, headers={"User-Agent": "whiteboard-host"}) as http:
                 while True:
                     try:
                         with http.stream("POST", url, json=body, headers=headers,
