@@ -55,7 +55,8 @@ def test_installed_but_unregistered_browser_is_a_warning_not_a_failure(target):
     install(target, ["chrome"], [EXTENSION_ID])
     target.profile_dir(BROWSERS["brave"]).mkdir(parents=True)
     reports = {r.who: r for r in diagnose(target, ORIGIN)}
-    assert reports["brave"].checks[0].ok is None and "whiteboard install --browser brave" in reports["brave"].checks[0].fix
+    warning = reports["brave"].checks[0]
+    assert warning.ok is None and "whiteboard install --browser brave" in warning.fix
     assert reports["edge"].skipped and not reports["edge"].checks
     assert exit_code(list(reports.values())) == 0
 

@@ -6,11 +6,10 @@ read-only (HKLM without Administrator rights).
 """
 
 import sys
-from pathlib import Path
 
 import pytest
 
-from whiteboard.install import InstallError, Platform, Target, install, registered_browsers, uninstall
+from whiteboard.install import InstallError, Platform, Target, install, uninstall
 from whiteboard.install.registry import WinRegistry
 
 CHROME_KEY = r"Software\Google\Chrome\NativeMessagingHosts\com.whiteboard.host"
@@ -129,7 +128,6 @@ def test_install_writes_one_manifest_bat_launcher_and_hkcu_values(fake, reg, tar
     assert fake.default("HKCU", EDGE_KEY) == str(manifest)
     assert {(c.what, c.action) for c in changes} == {("launcher", "created"), ("manifest", "created"),
                                                     ("registry", "created")}
-    assert registered_browsers(target, reg) == ["chrome", "edge", "vivaldi"]  # Vivaldi reads Chrome's key
 
 
 def test_install_twice_is_harmless(reg, target):
@@ -202,3 +200,19 @@ def test_bat_launcher_refuses_values_cmd_would_mangle(tmp_path):
         write_launcher(tmp_path / "h.bat", sys.executable, ["chrome-extension://" + OTHER_ID + "/"],
                        {"WHITEBOARD_DATA_DIR": "C:\\100%\\data"})
     assert not (tmp_path / "h.bat").exists()
+
+
+def test_doctor_reads_the_registry_then_checks_the_manifest_it_names(reg, target):
+    from whiteboard.install import diagnose
+
+    origin = "chrome-extension://bahaoeoalppkecdpddkhegpgkngpniel/"
+    [missing] = diagnose(target, origin, ["edge"], registry=reg)
+    assert missing.failed and missing.location == "HKCU\\" + EDGE_KEY
+    assert missing.checks[0].fix == "Run: whiteboard install --browser edge"
+
+    install(target, ["edge"], ["bahaoeoalppkecdpddkhegpgkngpniel"], registry=reg)
+    [report] = diagnose(target, origin, ["edge"], registry=reg, timeout=2)
+    checks = [(c.ok, c.label) for c in report.checks]
+    assert checks[0] == (True, f"registry HKCU\\{EDGE_KEY} names {target.windows_manifest_path}")
+    assert all(ok for ok, _ in checks[1:6]), checks  # manifest, fields, absolute, runnable .bat, origin
+    # (the .bat itself can only run on Windows; here the launch is expected to fail)

@@ -132,7 +132,8 @@ def _echo_report(report: Report, sym: dict) -> None:
               help=BROWSER_HELP + " Default: check what is registered, warn about what is not.")
 @click.option("--system", is_flag=True, help="Check the system-wide registration.")
 @click.option("--extension-id", default=EXTENSION_ID, show_default=True,
-              callback=lambda ctx, p, v: _extension_ids(ctx, p, [v])[0], help="The extension id that must reach the host.")
+              callback=lambda ctx, p, v: _extension_ids(ctx, p, [v])[0],
+              help="The extension id that must reach the host.")
 @click.option("--user-data-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Check a browser profile registered for --user-data-dir=DIR instead.")
 @click.option("--timeout", default=10.0, show_default=True, help="Seconds to wait for the host's reply.")

@@ -8,11 +8,11 @@ Public entry points: `install` / `uninstall` (what `whiteboard install` runs),
 from .browsers import BROWSERS
 from .doctor import diagnose, diagnose_profile
 from .errors import InstallError
-from .installer import Change, detected_browsers, install, registered_browsers, uninstall
+from .installer import Change, detected_browsers, install, uninstall
 from .locations import Platform, Target
 from .manifest import validate_extension_id
 from .profile import register_for_profile
 
 __all__ = ["BROWSERS", "Change", "InstallError", "Platform", "Target", "detected_browsers", "diagnose",
-           "diagnose_profile", "install", "register_for_profile", "registered_browsers", "uninstall",
+           "diagnose_profile", "install", "register_for_profile", "uninstall",
            "validate_extension_id"]

@@ -52,9 +52,5 @@ BROWSERS: dict[str, Browser] = {b.key: b for b in (
 )}
 
 
-def browser_names() -> list[str]:
-    return list(BROWSERS)
-
-
 def windows_host_key(vendor_key: str, host_name: str) -> str:
     return rf"{vendor_key}\NativeMessagingHosts\{host_name}"

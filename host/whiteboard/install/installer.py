@@ -34,15 +34,6 @@ def detected_browsers(target: Target) -> list[str]:
     return [key for key, b in BROWSERS.items() if target.profile_dir(b).is_dir()]
 
 
-def registered_browsers(target: Target, registry: Registry | None = None) -> list[str]:
-    """Browsers with a manifest (Linux, macOS) or registry value (Windows) for our host name."""
-    if target.windows:
-        reg = default_registry(registry)
-        return [key for key, b in BROWSERS.items()
-                if any(reg.get_default(target.registry_hive, k) for k in target.registry_keys(b))]
-    return [key for key, b in BROWSERS.items() if target.manifest_path(b).exists()]
-
-
 def install(target: Target, browsers: list[str], extension_ids: list[str], *,
             python: str | None = None, registry: Registry | None = None) -> list[Change]:
     browsers = _known(browsers)
@@ -116,6 +107,8 @@ def uninstall(target: Target, browsers: list[str], *, registry: Registry | None 
     except PermissionError as exc:
         raise InstallError(f"no permission to remove {exc.filename}"
                            + (" (--system needs root: run with sudo)" if target.system else "")) from None
+    except OSError as exc:
+        raise InstallError(f"cannot remove {exc.filename}: {exc.strerror}") from None
     return changes
 
 

@@ -38,7 +38,8 @@ def launcher_env(origins: list[str], extra: Mapping[str, str] | None = None) -> 
 
 
 def render_posix(python: str, env: Mapping[str, str]) -> str:
-    lines = ["#!/bin/sh", f"# {MARKER}.", "# Started by the browser with any cwd and PATH: all paths here are absolute."]
+    lines = ["#!/bin/sh", f"# {MARKER}.",
+             "# Started by the browser with any cwd and PATH: all paths here are absolute."]
     for name, value in env.items():
         lines += [f"{name}={shlex.quote(value)}", f"export {name}"]
     lines.append(f"exec {shlex.quote(python)} -P -m {HOST_MODULE} \"$@\"")

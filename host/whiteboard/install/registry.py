@@ -46,8 +46,8 @@ class WinRegistry:
             with self.winreg.CreateKeyEx(self._root(hive), key, 0, self._access(self.winreg.KEY_WRITE)) as k:
                 self.winreg.SetValueEx(k, "", 0, self.winreg.REG_SZ, value)
         except PermissionError:
-            raise InstallError(f"no permission to write {hive}\\{key}"
-                               + (": run from an Administrator prompt for --system" if hive == "HKLM" else "")) from None
+            hint = ": run from an Administrator prompt for --system" if hive == "HKLM" else ""
+            raise InstallError(f"no permission to write {hive}\\{key}{hint}") from None
         except OSError as exc:
             raise InstallError(f"cannot write {hive}\\{key}: {exc.strerror or exc}") from None
 
