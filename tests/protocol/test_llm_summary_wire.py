@@ -63,3 +63,14 @@ def test_without_a_model_and_for_unknown_tabs(tmp_path):
         fill(host)
         got = host.request("session.summary", key=KEY)
     assert got["method"] == "extractive" and got["refining"] is False and got["summary"]
+
+
+def test_a_broken_model_environment_never_breaks_the_session_path(tmp_path):
+    env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL="not a url", WHITEBOARD_LLM_MODEL="m",
+                       WHITEBOARD_MAX_MESSAGES="5")
+    with HostProcess(env=env) as host:
+        fill(host)
+        assert host.request("session.context", key=KEY)["ok"]
+        assert host.request("session.summary", key=KEY)["method"] == "extractive"
+        asked = host.request("ask.start", key=KEY, question="Hi?")
+    assert asked["error"]["code"] == "unavailable" and "WHITEBOARD_LLM_BASE_URL" in asked["error"]["message"]

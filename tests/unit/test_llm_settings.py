@@ -109,8 +109,9 @@ def test_bad_environment_values_are_named(tmp_path):
     with pytest.raises(Unavailable) as err:
         resolve(SettingsStore(tmp_path), env={"WHITEBOARD_LLM_TOTAL_TIMEOUT": "soon"})
     assert "WHITEBOARD_LLM_TOTAL_TIMEOUT" in err.value.message
-    with pytest.raises(BadRequest):
+    with pytest.raises(Unavailable, match="WHITEBOARD_LLM_BASE_URL: must be an http"):
         resolve(SettingsStore(tmp_path), env={"WHITEBOARD_LLM_BASE_URL": "not a url"})
+    assert not ModelLayer(SettingsStore(tmp_path), env={"WHITEBOARD_LLM_BASE_URL": "not a url"}).configured()
 
 
 def test_a_replaced_key_file_gives_a_clear_error_without_the_key(tmp_path):

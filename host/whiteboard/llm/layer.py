@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Mapping
 
-from ..protocol.errors import Unavailable
+from ..protocol.errors import WhiteboardError
 from .errors import NoModel
 from .settings import Resolved, SettingsStore, resolve
 
@@ -44,7 +44,7 @@ class ModelLayer:
     def configured(self) -> bool:
         try:
             return self.settings().configured
-        except Unavailable:
+        except WhiteboardError:  # broken settings count as none here; asking says what is wrong
             return False
 
     def client(self):

@@ -189,9 +189,9 @@ def resolve(store: SettingsStore, env: Mapping[str, str] | None = None) -> Resol
     stored = store.load()
     from_env = tuple(name for name, var in (("base_url", ENV_BASE_URL), ("model", ENV_MODEL),
                                             ("api_key", ENV_API_KEY)) if env.get(var))
-    base_url = check_base_url(env[ENV_BASE_URL]) if env.get(ENV_BASE_URL) else stored.base_url
+    base_url = _env_base_url(env[ENV_BASE_URL]) if env.get(ENV_BASE_URL) else stored.base_url
     if env.get(ENV_API_KEY):
-        api_key, key_source = check_api_key(env[ENV_API_KEY]), "env"
+        api_key, key_source = _env_api_key(env[ENV_API_KEY]), "env"
     else:
         api_key = store.api_key(stored)
         key_source = "stored" if api_key else "none"
@@ -202,6 +202,21 @@ def resolve(store: SettingsStore, env: Mapping[str, str] | None = None) -> Resol
     return Resolved(preset=stored.preset if not env.get(ENV_BASE_URL) else "custom", base_url=base_url,
                     model=env.get(ENV_MODEL, "").strip() or stored.model, api_key=api_key,
                     key_source=key_source, from_env=from_env, timeouts=timeouts)
+
+
+def _env_base_url(url: str) -> str:
+    # Not the request's fault: a misconfigured environment makes the model unavailable.
+    try:
+        return check_base_url(url)
+    except BadRequest as exc:
+        raise Unavailable(f"{ENV_BASE_URL}: {exc.message.removeprefix('base_url: ')}") from None
+
+
+def _env_api_key(api_key: str) -> str:
+    try:
+        return check_api_key(api_key)
+    except BadRequest as exc:
+        raise Unavailable(f"{ENV_API_KEY}: {exc.message.removeprefix('api_key: ')}") from None
 
 
 def _env_seconds(env: Mapping[str, str], which: str, default: float) -> float:
