@@ -24,6 +24,13 @@ class App:
         self.inflight: dict[object, "RequestContext"] = {}
         self.inflight_lock = threading.Lock()
 
+    @property
+    def memory(self):
+        """Long-term memory (DESIGN §5): vault, index, extraction; created on first use."""
+        from .memory.hub import service_for
+
+        return service_for(self)
+
 
 class RequestContext:
     """What an action sees of the server: the app, its request id, events and cancellation."""

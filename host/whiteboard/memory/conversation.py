@@ -1,0 +1,129 @@
+"""Extraction from a tab's conversation: incremental, on opted-in sites only.
+
+What has been looked at is remembered per session key as (session start, last message
+seq), in RAM beside the session: the next automatic run reads only newer user turns. A
+manual "extract now" rereads the whole conversation with lower thresholds; dedupe turns
+what was already kept into NOOPs. Turns are read from the RAM store, where the privacy
+filter already ran at capture; injected Whiteboard blocks are stripped before reading.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..protocol.errors import Forbidden, NotFound
+from .candidate import Candidate
+from .dedupe import Decision, decide
+from .extract import AUTOMATIC, MANUAL, rule_extract
+from .model import Memory, new_memory_id
+from .schedule import ExtractionScheduler, delay_from_env
+from .service import MemoryService
+from .sites import site_of_key
+
+log = logging.getLogger("whiteboard.memory.extract")
+
+
+@dataclass
+class Outcome:
+    added: list[Memory] = field(default_factory=list)
+    updated: list[Memory] = field(default_factory=list)
+    unchanged: int = 0
+    method: str = "rules"
+
+
+class ConversationExtractor:
+    def __init__(self, service: MemoryService, sessions, model: Callable[[], Callable | None] | None = None,
+                 delay: float | None = None, clock=None, stop: threading.Event | None = None):
+        """model() gives the configured model's `complete` function or None (rules only)."""
+        self.service = service
+        self.sessions = sessions
+        self._model = model or (lambda: None)
+        self.progress: dict[str, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+        kwargs = {"clock": clock} if clock is not None else {}
+        self.scheduler = ExtractionScheduler(self._scheduled, delay if delay is not None else delay_from_env(),
+                                             stop=stop, **kwargs)
+
+    def note_message(self, key: str, site: str) -> None:
+        """A message was captured: restart the quiet-time timer on an opted-in site."""
+        if self.service.sites.get(site).memory_on:
+            self.scheduler.note(key)
+
+    def _scheduled(self, key: str) -> None:
+        self.run(key, manual=False)
+
+    def run(self, key: str, manual: bool) -> Outcome:
+        site = site_of_key(key)
+        if not self.service.sites.get(site).memory_on:
+            if manual:
+                raise Forbidden(f"long-term memory is off or paused for {site}; turn it on for this site first")
+            return Outcome()
+        with self._lock:  # one extraction at a time: the same turns are never read twice at once
+            picked = self._new_user_turns(key, from_start=manual)
+            if picked is None:
+                if manual:
+                    raise NotFound("no conversation is captured for that tab")
+                return Outcome()
+            texts, started_at, through = picked
+            thresholds = MANUAL if manual else AUTOMATIC
+            candidates, method = self._extract(texts, thresholds) if texts else ([], "rules")
+            outcome = self.apply([decide(c, self.service.index) for c in candidates], site)
+            outcome.method = method
+            self.progress[key] = (started_at, through)
+            self._forget_closed_sessions()
+            return outcome
+
+    def _new_user_turns(self, key: str, from_start: bool) -> tuple[list[str], float, int] | None:
+        with self.sessions.lock:
+            session = self.sessions.get(key)
+            if session is None:
+                return None
+            started_at, last = self.progress.get(key, (session.started_at, 0))
+            if from_start or started_at != session.started_at:
+                last = 0  # a new conversation under the same key starts over
+            turns = {m.seq: m for m in [*session.unfolded, *session.all_messages()]}
+            texts = [turns[s].content for s in sorted(turns)
+                     if s > last and turns[s].role == "user" and turns[s].source == "chat"]
+            return texts, session.started_at, session.next_seq - 1
+
+    def _extract(self, texts: list[str], thresholds) -> tuple[list[Candidate], str]:
+        complete = self._model()
+        if complete is not None:
+            from .model_extract import model_extract
+
+            try:
+                return model_extract(complete, texts, thresholds), "model"
+            except Exception as exc:  # noqa: BLE001 - any model failure: the rules still work offline
+                log.warning("model extraction failed (%s); using the rule extractor", type(exc).__name__)
+        return rule_extract(texts, thresholds), "rules"
+
+    def apply(self, decisions: list[Decision], site: str | None) -> Outcome:
+        """ADD and UPDATE go to the vault; NOOP changes nothing. Nothing is ever deleted."""
+        outcome = Outcome()
+        now = self.service.clock()
+        new = []
+        for d in decisions:
+            c = d.candidate
+            if d.action == "noop":
+                outcome.unchanged += 1
+            elif d.action == "update":
+                target = d.target
+                outcome.updated.append(self.service.update(
+                    target.id, c.text, type=c.type, confidence=max(target.confidence, c.confidence),
+                    tags=list(dict.fromkeys(target.tags + c.tags)),
+                    keywords=list(dict.fromkeys(c.keywords + target.keywords))[:12]))
+            else:
+                new.append(Memory(id=new_memory_id(), type=c.type, text=c.text, created_at=now, updated_at=now,
+                                  tags=c.tags, keywords=c.keywords, confidence=c.confidence, site=site))
+        if new:
+            self.service.store(new)
+            outcome.added = new
+        return outcome
+
+    def _forget_closed_sessions(self) -> None:
+        for key in list(self.progress):
+            if self.sessions.get(key) is None:
+                del self.progress[key]

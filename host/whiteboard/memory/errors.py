@@ -1,0 +1,19 @@
+"""Memory failures as typed wire errors. Messages name files and memory ids, never content."""
+
+from __future__ import annotations
+
+from ..protocol.errors import Unavailable
+
+
+class VaultUnavailable(Unavailable):
+    """The vault cannot be opened: key missing or wrong, file damaged or locked."""
+
+
+class MemoryDamaged(Unavailable):
+    """One row does not decrypt or parse: it stays on disk untouched."""
+
+    def __init__(self, memory_id: str, problem: str):
+        super().__init__(f"memory {memory_id} cannot be read: {problem}; it is kept unchanged on disk "
+                         "(restore the key file it was written with, or delete this memory)")
+        self.memory_id = memory_id
+        self.problem = problem

@@ -1,0 +1,161 @@
+"""Extraction: lasting facts the user states about themself (DESIGN §5).
+
+The rule extractor works offline: first-person statements of preferences, skills,
+goals and personal context. It skips one-off requests, questions, quoted or pasted text
+(code blocks, `>` lines, text in quotes, long pasted chunks) and anything about the
+exchange itself ("I like this answer"). Related facts are merged; the most confident
+few are kept. A manual "extract now" lowers the confidence threshold and the cap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..privacy import redact
+from . import text as T
+from .candidate import Candidate
+from .inject import strip_blocks
+from .model import MAX_TEXT_CHARS
+from .rules import (CLAUSE_END, DEICTIC_OBJECT, EN_COMPILED, HEDGE, LEAD_IN, ONE_OFF, REMEMBER, REQUEST,
+                    ROLE_WORDS, ZH_COMPILED, ZH_ONE_OFF, ZH_ROLE_WORDS)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    min_confidence: float
+    max_facts: int
+
+
+AUTOMATIC = Thresholds(min_confidence=0.7, max_facts=5)
+MANUAL = Thresholds(min_confidence=0.5, max_facts=8)
+
+_FENCE = re.compile(r"(?:```|~~~).*?(?:```|~~~|\Z)", re.DOTALL)
+_QUOTED = re.compile(r"[\"“«「『][^\"”»」』]{12,}[\"”»」』]")
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*|\n+|(?:,\s*|\s+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)",
+                       re.IGNORECASE)
+PASTED_CHARS = 700  # a paragraph longer than this was pasted, not said
+PASTED_LINES = 8
+MAX_FACT_CHARS = 200
+
+
+def user_statements(message: str) -> list[str]:
+    """The sentences of a user message that the user wrote themself."""
+    message = _FENCE.sub("\n", strip_blocks(message))
+    kept = []
+    for paragraph in re.split(r"\n\s*\n", message):
+        lines = [l for l in paragraph.splitlines() if l.strip()]
+        if len(paragraph) > PASTED_CHARS or len(lines) > PASTED_LINES:
+            continue
+        lines = [l for l in lines if not re.match(r"^\s*(?:>|\|)|^(?: {4}|\t)", l)]
+        kept.append(_QUOTED.sub(" ", "\n".join(lines)))
+    sentences = []
+    for part in kept:
+        sentences += [s.strip() for s in _SENTENCE.split(part) if s and s.strip()]
+    return sentences
+
+
+def third_person(verb: str) -> str:
+    words = verb.split()
+    head = words[0].lower()
+    if head in ("have",):
+        head = "has"
+    elif head in ("do", "go"):
+        head += "es"
+    elif re.search(r"[^aeiou]y$", head):
+        head = head[:-1] + "ies"
+    elif re.search(r"(?:s|sh|ch|x|z)$", head):
+        head += "es"
+    else:
+        head += "s"
+    return " ".join([head, *words[1:]])
+
+
+def _clean_object(x: str) -> str | None:
+    x = CLAUSE_END.split(x, 1)[0].strip().rstrip(".,!;:。！，")
+    if len(x) < 2 or DEICTIC_OBJECT.search(x.lower()):
+        return None
+    return x[:MAX_FACT_CHARS]
+
+
+def _capital(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _match_en(sentence: str) -> Candidate | None:
+    original = sentence.strip().replace("’", "'")
+    hedged = bool(HEDGE.search(original.lower()))
+    asked_to_keep = bool(REMEMBER.match(original))
+    original = LEAD_IN.sub("", REMEMBER.sub("", original))
+    lower = original.lower()
+    if lower.endswith("?") or REQUEST.search(lower) or ONE_OFF.search(lower):
+        return None
+    for type_, pattern, template, confidence, tag in EN_COMPILED:
+        m = pattern.match(lower)
+        if not m:
+            continue
+        # Groups index the lowercased copy; the fact keeps the user's own casing.
+        x = _clean_object(original[m.start("x"):m.end("x")])
+        if x is None:
+            return None
+        groups = m.groupdict()
+        verb = groups.get("verb") or ""
+        fact = template.format(x=x, X=_capital(x), v=third_person(verb) if verb else "", verb=verb,
+                               adv=groups.get("adv") or "")
+        if tag == "identity":
+            type_ = "skill" if ROLE_WORDS.search(x.lower()) else "context"
+        confidence += (-0.2 if hedged else 0) + (0.1 if asked_to_keep else 0)
+        return Candidate(type_, _capital(" ".join(fact.split())), round(min(confidence, 0.95), 2), tags=[tag])
+    return None
+
+
+def _match_zh(sentence: str) -> Candidate | None:
+    s = sentence.strip().rstrip("。！!.")
+    if s.endswith(("？", "?", "吗", "呢")) or ZH_ONE_OFF.search(s):
+        return None
+    for type_, pattern, template, confidence, tag in ZH_COMPILED:
+        m = pattern.match(s)
+        if m:
+            x = m.group("x").strip()[:MAX_FACT_CHARS]
+            if len(x) < 2:
+                return None
+            if tag == "identity":
+                type_ = "skill" if ZH_ROLE_WORDS.search(x) else "context"
+            return Candidate(type_, template.format(x=x), confidence, tags=[tag])
+    return None
+
+
+def rule_extract(messages: list[str], thresholds: Thresholds = AUTOMATIC) -> list[Candidate]:
+    """Candidates from the user's own messages (already privacy-filtered at capture)."""
+    found: list[Candidate] = []
+    for message in messages:
+        for sentence in user_statements(message):
+            candidate = _match_zh(sentence) if T.cjk_runs(sentence[:2]) else _match_en(sentence)
+            if candidate is not None:
+                found.append(candidate)
+    return finish(found, thresholds)
+
+
+def finish(found: list[Candidate], thresholds: Thresholds) -> list[Candidate]:
+    """Privacy-filter, merge related facts (a restated fact gains confidence), apply the
+    threshold and keep the most confident few."""
+    merged: list[Candidate] = []
+    for c in found:
+        c.text = redact(c.text).text.strip()[:MAX_TEXT_CHARS]
+        if not c.text:
+            continue
+        twin = next((m for m in merged if m.type == c.type and T.similarity(m.text, c.text) >= 0.5), None)
+        if twin is None:
+            merged.append(c)
+            continue
+        # The longer statement usually says more; the repetition makes it surer.
+        if len(c.text) > len(twin.text):
+            twin.text = c.text
+        twin.confidence = round(min(0.95, max(twin.confidence, c.confidence) + 0.1), 2)
+        twin.tags = list(dict.fromkeys(twin.tags + c.tags))
+    for c in merged:
+        c.keywords = T.keywords(c.text)
+        c.tags = list(dict.fromkeys([c.type, *c.tags]))
+    kept = [c for c in merged if c.confidence >= thresholds.min_confidence]
+    kept.sort(key=lambda c: -c.confidence)
+    return kept[:thresholds.max_facts]

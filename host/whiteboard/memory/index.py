@@ -1,0 +1,182 @@
+"""The search index, in RAM only: SQLite `:memory:` with FTS5 (DESIGN §5).
+
+`words` (unicode61, accents folded) finds candidates by bm25; `grams` (trigram) holds
+the CJK runs of memories that have any, so Chinese and Japanese text is found without
+spaces. Two-character words are below the trigram size, so each CJK bigram is also
+stored followed by PAIR_MARK, which makes it a trigram the index can look up.
+
+Candidates are then scored with BM25 again in Python, with the idf smoothed by a
+background of BACKGROUND_DOCS documents: that keeps a score, and so the threshold,
+meaning the same in a 5-memory vault (where FTS5 clamps the idf of any word in half the
+rows to zero) and in a 100k one, and puts word and trigram matches on one scale.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import threading
+from dataclasses import dataclass
+
+from . import text as T
+from .model import Memory
+
+BACKGROUND_DOCS = 1000
+K1, B = 1.2, 0.75
+CANDIDATES = 60
+MAX_TERMS, MAX_GRAMS = 24, 48
+SEED_TERMS, SEED_MAX_SHARE = 8, 0.05
+PAIR_MARK = "\u2063"  # invisible separator: never typed, so "東京" + mark only comes from us
+
+
+def _gram_body(runs: list[str]) -> str:
+    pairs = [run[i:i + 2] + PAIR_MARK for run in runs for i in range(len(run) - 1)]
+    return "\n".join(runs) + "\n" + " ".join(pairs)
+
+
+def _gram_term(gram: str) -> str:
+    return gram if len(gram) == 3 else gram + PAIR_MARK
+
+
+@dataclass(frozen=True)
+class Hit:
+    memory: Memory
+    score: float
+
+
+def _body(m: Memory) -> str:
+    return " ".join([m.text, *m.tags, *m.keywords])
+
+
+class MemoryIndex:
+    def __init__(self) -> None:
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.executescript("""
+            CREATE VIRTUAL TABLE words USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+            CREATE VIRTUAL TABLE words_v USING fts5vocab(words, row);
+            CREATE VIRTUAL TABLE grams USING fts5(body, tokenize = 'trigram');
+            CREATE VIRTUAL TABLE grams_v USING fts5vocab(grams, row);
+        """)
+        self.lock = threading.RLock()
+        self.memories: dict[str, Memory] = {}
+        self._rowid: dict[str, int] = {}
+        self._by_rowid: dict[int, str] = {}
+        self._lengths: dict[str, int] = {}
+        self._total_length = 0
+        self._next_rowid = 1
+
+    def __len__(self) -> int:
+        return len(self.memories)
+
+    # ---- keeping it in step with the vault -------------------------------------------
+
+    def put(self, memories: list[Memory]) -> None:
+        """Add memories, or replace those already indexed under the same id."""
+        with self.lock:
+            self.remove([m.id for m in memories if m.id in self.memories])
+            word_rows, gram_rows = [], []
+            for m in memories:
+                rowid = self._next_rowid
+                self._next_rowid += 1
+                body = _body(m)
+                self.memories[m.id] = m
+                self._rowid[m.id], self._by_rowid[rowid] = rowid, m.id
+                length = max(1, len(T.words(body)) + sum(len(r) for r in T.cjk_runs(body)))
+                self._lengths[m.id] = length
+                self._total_length += length
+                word_rows.append((rowid, body))
+                runs = T.cjk_runs(body)
+                if runs:
+                    gram_rows.append((rowid, _gram_body(runs)))
+            self._db.executemany("INSERT INTO words (rowid, body) VALUES (?, ?)", word_rows)
+            self._db.executemany("INSERT INTO grams (rowid, body) VALUES (?, ?)", gram_rows)
+
+    def remove(self, memory_ids: list[str]) -> None:
+        with self.lock:
+            rowids = []
+            for memory_id in memory_ids:
+                rowid = self._rowid.pop(memory_id, None)
+                if rowid is None:
+                    continue
+                self.memories.pop(memory_id)
+                del self._by_rowid[rowid]
+                self._total_length -= self._lengths.pop(memory_id)
+                rowids.append((rowid,))
+            self._db.executemany("DELETE FROM words WHERE rowid = ?", rowids)
+            self._db.executemany("DELETE FROM grams WHERE rowid = ?", rowids)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.remove(list(self.memories))
+
+    # ---- search ----------------------------------------------------------------------
+
+    def search(self, query: str, limit: int = 10, min_score: float = 0.0) -> list[Hit]:
+        """Memories matching query, best first, each with its BM25 score (smoothed idf)."""
+        terms = T.content_terms(query)[:MAX_TERMS]
+        grams = T.cjk_grams(query)[:MAX_GRAMS]
+        with self.lock:
+            if not self.memories or not (terms or grams):
+                return []
+            idf = {t: self._idf(self._word_df(t)) for t in terms}
+            idf.update({g: self._idf(self._gram_df(g)) for g in grams})
+            candidates: set[int] = set()
+            seeds = self._seed_terms(terms, idf)
+            if seeds:
+                expr = " OR ".join(f'"{t}"*' if len(t) >= 4 else f'"{t}"' for t in seeds)
+                candidates.update(r for (r,) in self._db.execute(
+                    "SELECT rowid FROM words WHERE words MATCH ? ORDER BY rank LIMIT ?", (expr, CANDIDATES)))
+            if grams:
+                expr = " OR ".join('"' + _gram_term(g).replace('"', '""') + '"' for g in grams)
+                candidates.update(r for (r,) in self._db.execute(
+                    "SELECT rowid FROM grams WHERE grams MATCH ? ORDER BY rank LIMIT ?", (expr, CANDIDATES)))
+            if not candidates:
+                return []
+            hits = []
+            for rowid in candidates:
+                memory = self.memories[self._by_rowid[rowid]]
+                score = self._score(memory, terms, grams, idf)
+                if score > min_score:
+                    hits.append(Hit(memory, score))
+        hits.sort(key=lambda h: (-h.score, -h.memory.updated_at))
+        return hits[:limit]
+
+    def _score(self, memory: Memory, terms: list[str], grams: list[str], idf: dict[str, float]) -> float:
+        body = _body(memory)
+        doc_words = T.words(body)
+        norm = K1 * (1 - B + B * self._lengths[memory.id] / max(1.0, self._total_length / len(self.memories)))
+        score = 0.0
+        for t in terms:
+            tf = sum(1 for w in doc_words if w.startswith(t)) if len(t) >= 4 else doc_words.count(t)
+            if tf:
+                score += idf[t] * tf * (K1 + 1) / (tf + norm)
+        if grams:
+            cjk = "\n".join(T.cjk_runs(body))
+            for g in grams:
+                tf = cjk.count(g)
+                if tf:
+                    score += idf[g] * tf * (K1 + 1) / (tf + norm)
+        return score
+
+    def _seed_terms(self, terms: list[str], idf: dict[str, float]) -> list[str]:
+        """The rarer terms find the candidates: ranking every row that holds a word found in
+        half the vault costs far more than it can add (such a word scores little anyway)."""
+        present = sorted((t for t in terms if idf[t] < self._idf(0)), key=lambda t: -idf[t])
+        rare = [t for t in present if idf[t] >= self._idf(int(len(self.memories) * SEED_MAX_SHARE))]
+        return (rare or present[:1])[:SEED_TERMS]
+
+    def _idf(self, df: int) -> float:
+        n = len(self.memories) + BACKGROUND_DOCS
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def _word_df(self, term: str) -> int:
+        if len(term) >= 4:
+            row = self._db.execute("SELECT sum(doc) FROM words_v WHERE term >= ? AND term < ?",
+                                   (term, term + "\U0010ffff")).fetchone()
+        else:
+            row = self._db.execute("SELECT doc FROM words_v WHERE term = ?", (term,)).fetchone()
+        return int(row[0] or 0) if row else 0
+
+    def _gram_df(self, gram: str) -> int:
+        row = self._db.execute("SELECT doc FROM grams_v WHERE term = ?", (_gram_term(gram),)).fetchone()
+        return int(row[0]) if row else 0

@@ -1,0 +1,138 @@
+"""Recall (DESIGN §5): a query -> at most 5 memories, the injection block, its tokens.
+
+Full-text search with a threshold (and, when an embeddings model is configured and has
+vectors for every memory, semantic search fused with it by reciprocal rank; any
+embeddings failure falls back to full text), a cut relative to the best hit,
+near-duplicate removal, at most 5, and a token cap on the block.
+
+For the chat flow (actions/chat.py): `recall_for_send` (empty unless the site opted in;
+never raises) and `note_message` (restarts the site's 30 s extraction timer).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..privacy import redact
+from ..protocol.errors import WhiteboardError
+from . import text as T
+from .inject import BlockLine, format_block, strip_blocks
+from .model import Memory
+
+log = logging.getLogger("whiteboard.memory.recall")
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class RecallSettings:
+    max_results: int = 5
+    token_cap: int = 300  # the whole block, header and footer included
+    min_score: float = 2.0  # BM25 with smoothed idf: one word found in under ~15% of memories
+    relative: float = 0.35  # of the best hit's score
+    min_cosine: float = 0.45
+    duplicate: float = 0.8  # results this similar to a better one are dropped
+    depth: int = 20
+
+
+DEFAULT = RecallSettings()
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    memories: tuple[Memory, ...] = ()
+    block: str = ""
+    tokens: int = 0
+    method: str = "none"  # "fts", "hybrid" or "none"
+    note: str | None = None  # why recall fell back or gave nothing (names no content)
+
+
+def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings = DEFAULT) -> RecallResult:
+    query = redact(strip_blocks(query)).text
+    if not query.strip() or not service.ready():
+        return RecallResult()
+    hits = service.index.search(query, limit=settings.depth, min_score=settings.min_score)
+    if hits:
+        floor = hits[0].score * settings.relative
+        hits = [h for h in hits if h.score >= floor]
+    ranked = [h.memory for h in hits]
+    method, note = "fts", None
+    semantic = service.semantic
+    if semantic is not None and semantic.covers(list(service.index.memories.values())):
+        from .embed import EmbedFailed
+
+        try:
+            near = semantic.search(query, settings.depth, settings.min_cosine)
+            ranked = _fuse(ranked, [service.index.memories[i] for i, _ in near if i in service.index.memories])
+            method = "hybrid"
+        except EmbedFailed as exc:
+            note = f"semantic search unavailable, used full text: {exc}"
+    elif semantic is not None and semantic.error:
+        note = f"semantic search unavailable, used full text: {semantic.error}"
+    chosen: list[Memory] = []
+    for memory in ranked:
+        if len(chosen) >= min(limit, settings.max_results):
+            break
+        if all(T.similarity(memory.text, c.text) < settings.duplicate for c in chosen):
+            chosen.append(memory)
+    block, used, kept = fit_block(chosen, tokens, settings.token_cap)
+    return RecallResult(tuple(chosen[:kept]), block, used, method, note)
+
+
+def _fuse(*rankings: list[Memory]) -> list[Memory]:
+    scores: dict[str, float] = {}
+    by_id: dict[str, Memory] = {}
+    for ranking in rankings:
+        for rank, memory in enumerate(ranking):
+            scores[memory.id] = scores.get(memory.id, 0.0) + 1.0 / (RRF_K + rank + 1)
+            by_id[memory.id] = memory
+    return [by_id[i] for i in sorted(scores, key=lambda i: -scores[i])]
+
+
+def block_line(memory: Memory) -> BlockLine:
+    return BlockLine(memory.type, datetime.fromtimestamp(memory.updated_at).month, memory.text)
+
+
+def fit_block(memories: list[Memory], tokens, cap: int) -> tuple[str, int, int]:
+    """The block for the best memories that fit the cap; a single memory too long alone is
+    cut to fit. Returns (block, its tokens, how many memories it holds)."""
+    lines = [block_line(m) for m in memories]
+    while len(lines) > 1 and tokens.count(format_block(lines)) > cap:
+        lines.pop()
+    if not lines:
+        return "", 0, 0
+    block = format_block(lines)
+    if tokens.count(block) > cap:
+        first = lines[0]
+        room = cap - tokens.count(format_block([BlockLine(first.type, first.month, "x")]))
+        cut = tokens.truncate(first.text, room) if room > 0 else ""
+        block = format_block([BlockLine(first.type, first.month, cut)]) if cut else ""
+        if not block or tokens.count(block) > cap:
+            return "", 0, 0
+    return block, tokens.count(block), len(lines)
+
+
+def recall_for_send(app, site: str, draft: str) -> RecallResult:
+    """What to append to a draft being sent on `site`: empty unless long-term memory is on
+    (and not paused) there. Never raises: a problem gives an empty result with a note, and
+    the send goes on. Usage stats are queued for a background thread."""
+    try:
+        service = app.memory
+        if not service.sites.get(site).memory_on:
+            return RecallResult()
+        result = recall(service, app.tokens, draft)
+    except WhiteboardError as exc:
+        log.warning("recall skipped: %s", type(exc).__name__)
+        return RecallResult(note=exc.message)
+    service.usage.record([m.id for m in result.memories])
+    return result
+
+
+def note_message(app, key: str, site: str) -> None:
+    """Call on every captured chat message: (re)starts the conversation's extraction timer
+    when the site has long-term memory on. Never raises."""
+    try:
+        app.memory.extractor.note_message(key, site)
+    except WhiteboardError as exc:
+        log.warning("extraction timer not started: %s", type(exc).__name__)

@@ -1,0 +1,114 @@
+"""The offline rule extractor's patterns: first-person statements of lasting facts.
+
+Each rule: (type, pattern on a cleaned sentence, how the fact is written, confidence,
+tag). `{v}` in the template is the pattern's `verb` group in the third person, `{x}` the
+rest. Sentences are lowercased for matching only; the fact keeps the user's casing.
+"""
+
+from __future__ import annotations
+
+import re
+
+ROLE_WORDS = re.compile(
+    r"\b(?:engineer|developer|dev|programmer|designer|scientist|researcher|analyst|architect|consultant|"
+    r"teacher|professor|lecturer|student|doctor|nurse|physician|lawyer|writer|author|journalist|editor|"
+    r"manager|founder|ceo|cto|marketer|accountant|artist|musician|photographer|translator|admin|"
+    r"administrator|technician|mechanic|chef|entrepreneur|freelancer|product owner|pm)s?\b")
+ZH_ROLE_WORDS = re.compile(r"(?:工程师|开发者|开发人员|程序员|设计师|老师|教师|学生|医生|护士|研究员|经理|律师|作家|产品经理|创始人)")
+
+_S = r"(?:really |generally |usually |strongly |much |definitely |also |mostly |actually |totally |absolutely )?"
+
+# (type, regex, template, confidence, tag)
+EN_RULES: list[tuple[str, str, str, float, str]] = [
+    ("preference", rf"^i {_S}(?P<verb>prefer) (?P<x>.+)", "{v} {x}", 0.85, "preference"),
+    ("preference", rf"^i {_S}(?:do not|don't|dont|never) (?:like|enjoy|want|use) (?P<x>.+)", "Dislikes {x}", 0.75,
+     "dislike"),
+    ("preference", rf"^i {_S}(?:hate|dislike|can't stand|cannot stand|avoid) (?P<x>.+)", "Dislikes {x}", 0.75,
+     "dislike"),
+    ("preference", rf"^i {_S}(?P<verb>like|love|enjoy|adore) (?P<x>.+)", "{v} {x}", 0.75, "likes"),
+    ("preference", r"^i(?:'d| would) (?:much )?rather (?P<x>.+)", "Would rather {x}", 0.7, "preference"),
+    ("preference", r"^my (?:favou?rite|preferred) (?P<x>.+? (?:is|are) .+)", "Favorite {x}", 0.85, "favorite"),
+    ("preference", r"^i (?P<adv>always|usually|mostly|normally) (?P<verb>\w+) (?P<x>.+)", "{adv} {v} {x}", 0.7,
+     "habit"),
+    ("preference", r"^i tend to (?P<verb>\w+) (?P<x>.+)", "Tends to {verb} {x}", 0.7, "habit"),
+    ("skill", r"^i(?:'m| am) (?P<x>(?:good|great|experienced|proficient|fluent|skilled|an expert|expert|"
+              r"comfortable) (?:at|in|with) .+)", "Is {x}", 0.85, "expertise"),
+    ("skill", r"^i work as (?P<x>.+)", "Works as {x}", 0.85, "work"),
+    ("skill", r"^i(?:'ve| have) been (?P<x>(?:coding|programming|developing|working|writing|designing|teaching|"
+              r"using) .+ for .+)", "Has been {x}", 0.85, "experience"),
+    ("skill", r"^i (?P<verb>speak|code in|program in|develop in) (?P<x>.+)", "{v} {x}", 0.8, "language"),
+    ("skill", r"^i (?:mainly |mostly |usually |daily )?(?P<verb>use|work with|develop with|build with) "
+              r"(?P<x>.+)", "{v} {x}", 0.75, "tools"),
+    ("skill", r"^i know (?!that |what |how |why |it |you |this |if |when |where )(?P<x>.+)", "Knows {x}", 0.7,
+     "knowledge"),
+    ("objective", r"^i(?:'m| am) (?:currently |now )?(?P<x>(?:learning|studying) .+)", "{x}", 0.8, "learning"),
+    ("objective", r"^i(?:'m| am) (?:currently |now )?(?P<x>(?:building|developing|working on|creating|designing|"
+                  r"preparing for|training for|saving for|launching|starting|writing (?:a|an|my) (?:book|novel|thesis|"
+                  r"dissertation|blog|paper|app|game|library)) .+)", "{x}", 0.8, "project"),
+    ("objective", r"^my (?P<what>goal|aim|plan|objective|dream) (?:for .+ )?is (?:to )?(?P<x>.+)", "Goal: {x}", 0.9,
+     "goal"),
+    ("objective", r"^i (?:want|hope|plan|intend|aim|am trying|'m trying|would like|'d like) to (?P<x>(?:learn|become|"
+                  r"build|start|launch|move|finish|improve|master|switch|run|grow|lose|save|travel|visit|get better"
+                  r"|get into|pass|graduate|retire|write a book|publish) .+)", "Wants to {x}", 0.75, "goal"),
+    ("context", r"^i (?P<verb>live) in (?P<x>.+)", "Lives in {x}", 0.9, "location"),
+    ("context", r"^i(?:'m| am) (?P<x>(?:from|based in|located in|living in) .+)", "Is {x}", 0.9, "location"),
+    ("context", r"^i work (?P<x>(?:at|for|in) .+)", "Works {x}", 0.85, "work"),
+    ("context", r"^my name is (?P<x>.+)", "Name is {x}", 0.9, "name"),
+    ("context", r"^i(?:'m| am) (?P<x>\d{1,3}) (?:years old|yo)\b", "Is {x} years old", 0.85, "age"),
+    ("context", r"^i have (?P<x>(?:a |an |one |two |three |four |\d+ )?(?:kids?|children|sons?|daughters?|wife|"
+                r"husband|partner|boyfriend|girlfriend|dogs?|cats?|pets?|twins|baby|babies|grandchildren)\b.*)",
+     "Has {x}", 0.8, "family"),
+    ("context", r"^my (?P<x>(?:wife|husband|partner|son|daughter|kids?|children|dog|cat|mother|father|mom|dad|"
+                r"brother|sister|boss|team|company|startup)(?:'s name)? (?:is|are|works|lives) .+)", "{X}", 0.8,
+     "people"),
+    ("context", r"^i(?:'m| am) (?P<x>(?:allergic to|vegetarian|vegan|married|single|divorced|retired|pregnant|"
+                r"left-handed|colou?r ?blind|a parent|a mother|a father|a mom|a dad|diabetic|lactose intolerant|"
+                r"gluten intolerant)\b.*)", "Is {x}", 0.85, "personal"),
+    ("skill", r"^i(?:'m| am) (?P<x>(?:a|an) .+)", "Is {x}", 0.7, "identity"),
+]
+
+ZH_RULES: list[tuple[str, str, str, float, str]] = [
+    ("preference", r"^我(?:很|非常|比较|更|也)?(?P<x>(?:喜欢|爱|偏好|习惯|倾向于).+)", "{x}", 0.8, "preference"),
+    ("preference", r"^我(?:很|也)?(?P<x>(?:不喜欢|讨厌|不爱).+)", "{x}", 0.8, "dislike"),
+    ("skill", r"^我(?P<x>(?:会|擅长|精通|熟悉|懂).+)", "{x}", 0.8, "expertise"),
+    ("objective", r"^我(?:现在|目前|正)?(?:在)?(?P<x>(?:学习|学|备考|准备).+)", "{x}", 0.8, "learning"),
+    ("objective", r"^我(?:现在|目前)?(?:正在|在)(?P<x>(?:做|开发|写|构建|搭建|创业).+)", "{x}", 0.75, "project"),
+    ("objective", r"^我的(?P<x>(?:目标|梦想|计划)是.+)", "{x}", 0.9, "goal"),
+    ("objective", r"^我(?P<x>(?:想要?|打算|计划|希望)(?:学|成为|做|开|搬|去|考|转|提高|减肥|存钱).+)", "{x}", 0.7, "goal"),
+    ("context", r"^我(?P<x>(?:住在|来自|生活在).+)", "{x}", 0.9, "location"),
+    ("context", r"^我(?P<x>在.+(?:工作|上班|上学))", "{x}", 0.85, "work"),
+    ("context", r"^我(?P<x>有(?:一个|两个|三个|一只|两只)?(?:孩子|女儿|儿子|老婆|老公|妻子|丈夫|狗|猫|宠物).*)", "{x}", 0.8,
+     "family"),
+    ("context", r"^我是(?:一名|一个|一位)?(?P<x>.+)", "是{x}", 0.75, "identity"),
+    ("preference", r"^(?:私|僕|俺)は(?P<x>.+が(?:大好き|好き|苦手|嫌い))", "{x}", 0.8, "preference"),
+    ("context", r"^(?:私|僕|俺)は(?P<x>.+に住んでいます)", "{x}", 0.9, "location"),
+]
+
+EN_COMPILED = [(t, re.compile(p), tpl, c, tag) for t, p, tpl, c, tag in EN_RULES]
+ZH_COMPILED = [(t, re.compile(p), tpl, c, tag) for t, p, tpl, c, tag in ZH_RULES]
+
+# A sentence asking for something now, not telling a lasting fact.
+REQUEST = re.compile(
+    r"^(?:please|pls|can you|could you|would you|will you|help|write|make|create|give|show|tell|explain|"
+    r"translate|summari[sz]e|fix|check|list|draft|generate|find|rewrite|convert|add|remove|what|how|why|when|"
+    r"where|which|who|is it|are there|do you|does|should)\b"
+    r"|\bi (?:want|need|would like|'d like) you to\b|\bi need (?:a|an|some|the|to|help)\b"
+    r"|\bi want (?:a|an|some|the|it|this|that)\b|\blet me know\b")
+# Pointing at the conversation or at a moment: about this exchange, not about the user.
+ONE_OFF = re.compile(
+    r"\b(?:this|that|these|those|your|the) (?:code|answer|reply|response|text|email|e-mail|message|one|error|bug|"
+    r"article|essay|file|function|page|version|output|example|list|table|script|snippet|paragraph|draft|idea|"
+    r"suggestion|solution|explanation|image|picture|link)s?\b"
+    r"|\b(?:the )?(?:above|below|following)\b|\b(?:today|tonight|tomorrow|yesterday|right now|just now|for now|"
+    r"this time|at the moment|this morning|this afternoon|this evening|this week)\b")
+# A fact about the assistant or the thing just shown is no fact about the user.
+DEICTIC_OBJECT = re.compile(r"^(?:it|its|that|this|these|those|them|him|her)\b|\b(?:you|your|yours)\b")
+ZH_ONE_OFF = re.compile(r"(?:你|您|这个|那个|这段|上面|下面|今天|明天|昨天|刚才|现在就|帮我|请)")
+HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|i suppose|sometimes|kind of|sort of|might)\b")
+LEAD_IN = re.compile(r"^(?:(?:also|and|but|so|well|oh|ok|okay|actually|btw|by the way|honestly|basically|"
+                     r"anyway|fyi|personally|generally|in general|for context|as you know|i think|i guess|"
+                     r"i believe|i suppose)(?: that)?[,:]?\s+)+", re.IGNORECASE)
+# "Remember that I ...": the user asks for exactly this to be kept.
+REMEMBER = re.compile(r"^(?:please |pls )?(?:remember|note|keep in mind|don't forget|do not forget|for the record)"
+                      r"(?: that)?[,:]?\s+", re.IGNORECASE)
+CLAUSE_END = re.compile(r"\s+(?:but|because|since|although|though|so that|which is why|and i want you)\s+|[;:(]")

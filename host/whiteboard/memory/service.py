@@ -1,0 +1,242 @@
+"""The memory service: one vault, its RAM index, usage and settings, shared by the host's
+actions, the chat flow (recall.py) and the CLI.
+
+The vault opens on first use. Until a memory is written nothing is created on disk. A
+key that is missing or wrong makes every memory call fail with that reason (and retry
+on the next call, so restoring the key file needs no restart); the host serves on.
+Before each read the service asks SQLite whether another process changed the file
+(PRAGMA data_version) and reloads just the rows whose revision moved.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..protocol.errors import BadRequest, NotFound
+from . import text as T
+from .index import MemoryIndex
+from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, new_memory_id
+from .errors import MemoryDamaged
+from .sites import SiteStore
+from .usage import UsageRecorder
+from .vault import Vault, default_paths, vault_exists
+
+log = logging.getLogger("whiteboard.memory")
+
+
+class MemoryService:
+    def __init__(self, vault_path: Path | None = None, key_path: Path | None = None, sites: SiteStore | None = None,
+                 clock: Callable[[], float] = time.time, semantic=None):
+        default_vault, default_key = default_paths()
+        self.vault_path, self.key_path = vault_path or default_vault, key_path or default_key
+        self.sites = sites or SiteStore()
+        self.clock = clock
+        self.index = MemoryIndex()
+        self.semantic = semantic  # embed.SemanticIndex when an embeddings model is configured
+        self.damaged: dict[str, Damaged] = {}
+        self.usage = UsageRecorder(self._write_usage, clock)
+        self.lock = threading.RLock()
+        self._vault: Vault | None = None
+        self._data_version: int | None = None
+        self.extractor = None  # conversation.ConversationExtractor, in the host process
+        self._semantic_wake = threading.Event()
+        self._semantic_thread: threading.Thread | None = None
+
+    # ---- the vault and its index -------------------------------------------------------
+
+    def vault(self, create: bool = False) -> Vault | None:
+        """The open vault (opening it on first use); None when there is none and create is False."""
+        with self.lock:
+            if self._vault is None:
+                if not create and not vault_exists(self.vault_path):
+                    return None
+                self._vault = Vault.open(self.vault_path, self.key_path)
+                self._reload_all()
+            else:
+                self._refresh()
+            return self._vault
+
+    def ready(self) -> bool:
+        """Open (if there is a vault) and up to date; False when there is no vault yet."""
+        return self.vault() is not None
+
+    def _reload_all(self) -> None:
+        memories, damaged = self._vault.load()
+        self.index.clear()
+        self.index.put(memories)
+        self.damaged = {d.memory_id: d for d in damaged}
+        self._data_version = self._vault.data_version()
+        for d in damaged:
+            log.error("memory %s cannot be read: %s", d.memory_id, d.problem)
+        self._semantic_changed()
+
+    def _refresh(self) -> None:
+        version = self._vault.data_version()
+        if version == self._data_version:
+            return
+        self._data_version = version
+        revisions = self._vault.revisions()
+        indexed = {m.id: m.rev for m in self.index.memories.values()}
+        gone = [i for i in indexed if i not in revisions]
+        gone += [i for i in self.damaged if i not in revisions]
+        changed = [i for i, rev in revisions.items() if indexed.get(i) != rev]
+        self.index.remove(gone)
+        for i in gone:
+            self.damaged.pop(i, None)
+        if changed:
+            memories, damaged = self._vault.load(changed)
+            self.index.remove([d.memory_id for d in damaged])
+            self.index.put(memories)
+            for m in memories:
+                self.damaged.pop(m.id, None)
+            self.damaged.update({d.memory_id: d for d in damaged})
+        if gone or changed:
+            self._semantic_changed()
+
+    # ---- reading ------------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> Memory:
+        with self.lock:
+            self.vault()
+            if memory_id in self.damaged:
+                raise MemoryDamaged(memory_id, self.damaged[memory_id].problem)
+            memory = self.index.memories.get(memory_id)
+            if memory is None:
+                raise NotFound(f"no memory {memory_id}")
+            return memory
+
+    def list(self, type_: str | None = None, site: str | None = None) -> list[Memory]:
+        """Newest first."""
+        with self.lock:
+            self.vault()
+            memories = [m for m in self.index.memories.values()
+                        if (type_ is None or m.type == type_) and (site is None or m.site == site)]
+        return sorted(memories, key=lambda m: (-m.updated_at, m.id))
+
+    def damaged_rows(self) -> list[Damaged]:
+        with self.lock:
+            self.vault()
+            return sorted(self.damaged.values(), key=lambda d: d.memory_id)
+
+    # ---- writing ------------------------------------------------------------------------
+
+    def add(self, text: str, type_: str, site: str | None = None, tags: Iterable[str] = (),
+            keywords: Iterable[str] | None = None, confidence: float = 1.0) -> tuple[Memory, bool]:
+        """Store a memory; an exact duplicate of an existing one is not stored twice.
+        Returns (memory, created). The text must already be privacy-filtered."""
+        text = check_text(text)
+        check_type(type_)
+        with self.lock:
+            self.vault(create=True)
+            twin = next((h.memory for h in self.index.search(text, limit=10)
+                         if T.normalized(h.memory.text) == T.normalized(text)), None)
+            if twin is not None:
+                return twin, False
+            now = self.clock()
+            memory = Memory(id=new_memory_id(), type=type_, text=text, created_at=now, updated_at=now,
+                            tags=list(dict.fromkeys(tags)), confidence=confidence, site=site,
+                            keywords=list(keywords) if keywords is not None else T.keywords(text))
+            self.store([memory])
+            return memory, True
+
+    def store(self, memories: list[Memory]) -> None:
+        """Insert new memories as they are (one transaction) and index them."""
+        with self.lock:
+            self.vault(create=True).insert(memories)
+            self.index.put(memories)
+            self._semantic_changed()
+
+    def update(self, memory_id: str, text: str | None = None, **fields) -> Memory:
+        """New text (the old one kept for undo) and/or type, tags, keywords, confidence."""
+        if text is not None:
+            text = check_text(text)
+            fields.setdefault("keywords", T.keywords(text))
+        if fields.get("type") is not None:
+            check_type(fields["type"])
+        with self.lock:
+            current = self.get(memory_id)
+            try:
+                updated = self._vault.replace_text(memory_id, current.text if text is None else text, self.clock(),
+                                                   **fields)
+            except KeyError:
+                self.index.remove([memory_id])
+                raise NotFound(f"no memory {memory_id}") from None
+            self.index.put([updated])
+            self._semantic_changed()
+            return updated
+
+    def delete(self, memory_id: str) -> None:
+        """The user's act only: nothing else in Whiteboard ever deletes a memory."""
+        with self.lock:
+            vault = self.vault()
+            if vault is None or not vault.delete(memory_id):
+                raise NotFound(f"no memory {memory_id}")
+            self.index.remove([memory_id])
+            self.damaged.pop(memory_id, None)
+            self._semantic_changed()
+
+    def wipe(self) -> int:
+        with self.lock:
+            vault = self.vault()
+            if vault is None:
+                return 0
+            n = vault.wipe()
+            self.index.clear()
+            self.damaged.clear()
+            self._data_version = vault.data_version()
+            self._semantic_changed()
+            return n
+
+    def _write_usage(self, memory_ids: list[str], when: float) -> None:
+        with self.lock:
+            vault = self.vault()
+            if vault is None:
+                return
+            vault.record_usage(memory_ids, when)
+            for memory_id in memory_ids:
+                memory = self.index.memories.get(memory_id)
+                if memory is not None:
+                    memory.usage_count += 1
+                    memory.last_used_at = when
+
+    # ---- semantic vectors (optional) -------------------------------------------------
+
+    def _semantic_changed(self) -> None:
+        if self.semantic is None:
+            return
+        self._semantic_wake.set()
+        if self._semantic_thread is None or not self._semantic_thread.is_alive():
+            self._semantic_thread = threading.Thread(target=self._semantic_loop, name="memory-embed", daemon=True)
+            self._semantic_thread.start()
+
+    def _semantic_loop(self) -> None:
+        while self._semantic_wake.wait():
+            self._semantic_wake.clear()
+            with self.lock:
+                memories = list(self.index.memories.values())
+            self.semantic.sync(memories)
+
+    def close(self) -> None:
+        self.usage.flush()
+        with self.lock:
+            if self._vault is not None:
+                self._vault.close()
+                self._vault = None
+
+
+def check_text(text: str) -> str:
+    text = text.strip()
+    if not text:
+        raise BadRequest("text: a memory needs some text (after secrets and <private> spans are removed)")
+    if len(text) > MAX_TEXT_CHARS:
+        raise BadRequest(f"text: at most {MAX_TEXT_CHARS} characters")
+    return text
+
+
+def check_type(type_: str) -> None:
+    if type_ not in MEMORY_TYPES:
+        raise BadRequest(f"type: must be one of {', '.join(MEMORY_TYPES)}")

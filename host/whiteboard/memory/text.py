@@ -1,0 +1,108 @@
+"""Word and CJK handling shared by search, dedupe and extraction.
+
+Words: lowercased, accents folded, split on \\w runs (the way FTS5's unicode61 does).
+CJK has no spaces, so its runs are compared by character trigrams and bigrams.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Han, Hiragana, Katakana, Hangul syllables.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+
+# Words that say nothing about a topic: function words and the verbs of asking.
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below
+between both but by can could did do does doing done down during each else even ever every few for from
+further get gets getting give go going got had has have having he her here hers herself him himself his
+how i i'd i'll i'm i've if in into is it it's its itself just let me might mine more most much must my
+myself no nor not now of off on once only or other our ours ourselves out over own please really same
+say says she should so some such than thank thanks that the their theirs them themselves then there these
+they this those through to too under until up us very was we were what when where which while who whom
+why will with would yes yet you your yours yourself yourselves
+help tell show make want need know think like use using used write explain give find way thing things
+one two lot okay ok hi hello hey sure maybe something anything everything someone
+""".split())
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s")
+
+
+def fold(text: str) -> str:
+    """Lowercase with accents removed (é -> e), as FTS5's remove_diacritics does."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    """Non-CJK word tokens, folded."""
+    return [w for w in _WORD.findall(_CJK.sub(" ", fold(text)))]
+
+
+def stem(word: str) -> str:
+    """A light suffix strip: query words match their variants as FTS5 prefixes (prefer*)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_terms(text: str) -> list[str]:
+    """Distinct stems of the words that carry meaning, in order of appearance."""
+    seen: dict[str, None] = {}
+    for w in words(text):
+        if w not in STOPWORDS and (len(w) > 1 or w.isdigit()):
+            seen.setdefault(stem(w), None)
+    return list(seen)
+
+
+def cjk_runs(text: str) -> list[str]:
+    return _CJK.findall(text)
+
+
+def cjk_grams(text: str) -> list[str]:
+    """Distinct bigrams and trigrams of every CJK run (words there are mostly 1-3 characters)."""
+    seen: dict[str, None] = {}
+    for run in cjk_runs(text):
+        for n in (3, 2):
+            for i in range(len(run) - n + 1):
+                seen.setdefault(run[i:i + n], None)
+    return list(seen)
+
+
+def features(text: str) -> set[str]:
+    """What two texts are compared by: content-word stems and CJK trigrams."""
+    return set(content_terms(text)) | set(cjk_grams(text))
+
+
+def similarity(a: str, b: str) -> float:
+    """Jaccard overlap of features, 0..1."""
+    fa, fb = features(a), features(b)
+    if not fa or not fb:
+        return 1.0 if normalized(a) == normalized(b) else 0.0
+    return len(fa & fb) / len(fa | fb)
+
+
+def containment(inner: str, outer: str) -> float:
+    """How much of inner's features outer has, 0..1."""
+    fi, fo = features(inner), features(outer)
+    if not fi:
+        return 1.0 if normalized(inner) == normalized(outer) else 0.0
+    return len(fi & fo) / len(fi)
+
+
+def normalized(text: str) -> str:
+    return " ".join(fold(text).split()).strip(" .!")
+
+
+def keywords(text: str, limit: int = 8) -> list[str]:
+    """Up to `limit` meaningful words (and CJK runs) of a text, as written, lowercased."""
+    out: dict[str, None] = {}
+    for w in words(text):
+        if w not in STOPWORDS and len(w) > 2 and not w.isdigit():
+            out.setdefault(w, None)
+    for run in cjk_runs(text):
+        out.setdefault(run[:12], None)
+    return list(out)[:limit]
