@@ -24,7 +24,7 @@ say says she should so some such than thank thanks that the their theirs them th
 they this those through to too under until up us very was we were what when where which while who whom
 why will with would yes yet you your yours yourself yourselves
 help tell show make want need know think like use using used write explain give find way thing things
-one two lot okay ok hi hello hey sure maybe something anything everything someone
+one two lot okay ok hi hello hey sure maybe something anything everything someone redacted
 """.split())
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s")

@@ -25,3 +25,20 @@ PAIRS.update({
     "chat.prepare_send": (chat.ChatPrepareSend, chat.ChatPrepareSendReply),
     "chat.attach": (chat.ChatAttach, chat.ChatAttachReply),
 })
+
+# Long-term memory (issue 6): vault, recall, extraction, export/import, per-site settings.
+from . import memory  # noqa: E402
+
+PAIRS.update({
+    "memory.add": (memory.MemoryAdd, memory.MemoryAddReply),
+    "memory.extract": (memory.MemoryExtract, memory.MemoryExtractReply),
+    "memory.recall": (memory.MemoryRecall, memory.MemoryRecallReply),
+    "memory.list": (memory.MemoryList, memory.MemoryListReply),
+    "memory.get": (memory.MemoryGet, memory.MemoryReply),
+    "memory.update": (memory.MemoryUpdate, memory.MemoryReply),
+    "memory.delete": (memory.MemoryDelete, memory.MemoryDeleteReply),
+    "memory.export": (memory.MemoryExport, memory.MemoryExportReply),
+    "memory.import": (memory.MemoryImport, memory.MemoryImportReply),
+    "memory.wipe": (memory.MemoryWipe, memory.MemoryWipeReply),
+    "site.settings": (memory.SiteSettingsRequest, memory.SiteSettingsReply),
+})

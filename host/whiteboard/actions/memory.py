@@ -1,0 +1,123 @@
+"""memory.* and site.settings: the long-term memory service seen from the wire.
+
+Every handler touching the vault (disk, decryption, maybe a model) runs blocking=True,
+on its own thread, so the reader keeps serving sessions meanwhile.
+"""
+
+from __future__ import annotations
+
+from ..memory import transfer
+from ..memory.model import Memory
+from ..memory.recall import recall
+from ..memory.sites import check_site
+from ..privacy import redact
+from ..protocol.errors import BadRequest
+from ..protocol.messages import memory as msg
+from . import action
+
+
+def out(m: Memory) -> msg.MemoryOut:
+    return msg.MemoryOut(memory_id=m.id, type=m.type, text=m.text, tags=m.tags, keywords=m.keywords,
+                         confidence=m.confidence, site=m.site, created_at=m.created_at, updated_at=m.updated_at,
+                         usage_count=m.usage_count, last_used_at=m.last_used_at)
+
+
+def detail(m: Memory) -> msg.MemoryDetail:
+    return msg.MemoryDetail(**out(m).model_dump(),
+                            old_texts=[msg.OldTextOut(text=o.text, replaced_at=o.replaced_at) for o in m.old_texts])
+
+
+def damaged(service) -> list[msg.DamagedOut]:
+    return [msg.DamagedOut(memory_id=d.memory_id, problem=d.problem) for d in service.damaged_rows()]
+
+
+@action(msg.MemoryAdd, blocking=True)
+def memory_add(req: msg.MemoryAdd, ctx) -> msg.MemoryAddReply:
+    filtered = redact(req.text)
+    site = check_site(req.site) if req.site else None
+    memory, created = ctx.app.memory.add(filtered.text, req.memory_type, site=site,
+                                         tags=[req.memory_type, *req.tags])
+    return msg.MemoryAddReply(memory_id=memory.id, created=created, redacted=filtered.count)
+
+
+@action(msg.MemoryExtract, blocking=True)
+def memory_extract(req: msg.MemoryExtract, ctx) -> msg.MemoryExtractReply:
+    outcome = ctx.app.memory.extractor.run(req.key, manual=req.manual)
+    return msg.MemoryExtractReply(added=len(outcome.added), updated=len(outcome.updated),
+                                  unchanged=outcome.unchanged, method=outcome.method,
+                                  memories=[out(m) for m in [*outcome.added, *outcome.updated]])
+
+
+@action(msg.MemoryRecall, blocking=True)
+def memory_recall(req: msg.MemoryRecall, ctx) -> msg.MemoryRecallReply:
+    # A search or a preview: usage counts only when memories are really sent (recall_for_send).
+    result = recall(ctx.app.memory, ctx.app.tokens, req.query, req.limit)
+    return msg.MemoryRecallReply(memories=[out(m) for m in result.memories], block=result.block,
+                                 tokens=result.tokens, method=result.method, note=result.note)
+
+
+@action(msg.MemoryList, blocking=True)
+def memory_list(req: msg.MemoryList, ctx) -> msg.MemoryListReply:
+    service = ctx.app.memory
+    site = check_site(req.site) if req.site else None
+    if req.query and req.query.strip():
+        service.ready()
+        found = [h.memory for h in service.index.search(req.query, limit=1000)]
+        found = [m for m in found if (req.memory_type is None or m.type == req.memory_type)
+                 and (site is None or m.site == site)]
+    else:
+        found = service.list(req.memory_type, site)
+    return msg.MemoryListReply(memories=[out(m) for m in found[req.offset:req.offset + req.limit]],
+                               total=len(found), damaged=damaged(service))
+
+
+@action(msg.MemoryGet, blocking=True)
+def memory_get(req: msg.MemoryGet, ctx) -> msg.MemoryReply:
+    return msg.MemoryReply(memory=detail(ctx.app.memory.get(req.memory_id)))
+
+
+@action(msg.MemoryUpdate, blocking=True)
+def memory_update(req: msg.MemoryUpdate, ctx) -> msg.MemoryReply:
+    if req.text is None and req.memory_type is None:
+        raise BadRequest("give text, memory_type or both")
+    text = redact(req.text).text if req.text is not None else None
+    return msg.MemoryReply(memory=detail(ctx.app.memory.update(req.memory_id, text, type=req.memory_type)))
+
+
+@action(msg.MemoryDelete, blocking=True)
+def memory_delete(req: msg.MemoryDelete, ctx) -> msg.MemoryDeleteReply:
+    ctx.app.memory.delete(req.memory_id)
+    return msg.MemoryDeleteReply(deleted=True)
+
+
+@action(msg.MemoryExport, blocking=True)
+def memory_export(req: msg.MemoryExport, ctx) -> msg.MemoryExportReply:
+    service = ctx.app.memory
+    memories = sorted(service.list(), key=lambda m: (m.created_at, m.id))
+    document, next_offset = transfer.page(memories, req.offset)
+    return msg.MemoryExportReply(document=document, total=len(memories), next_offset=next_offset,
+                                 damaged=damaged(service))
+
+
+@action(msg.MemoryImport, blocking=True)
+def memory_import(req: msg.MemoryImport, ctx) -> msg.MemoryImportReply:
+    memories = transfer.parse(req.document)
+    added, updated, unchanged = transfer.import_memories(ctx.app.memory, memories)
+    return msg.MemoryImportReply(added=added, updated=updated, unchanged=unchanged)
+
+
+@action(msg.MemoryWipe, blocking=True)
+def memory_wipe(req: msg.MemoryWipe, ctx) -> msg.MemoryWipeReply:
+    return msg.MemoryWipeReply(deleted=ctx.app.memory.wipe())
+
+
+@action(msg.SiteSettingsRequest, blocking=True)
+def site_settings(req: msg.SiteSettingsRequest, ctx) -> msg.SiteSettingsReply:
+    sites = ctx.app.memory.sites
+    if req.long_term is None and req.paused is None:
+        settings = sites.get(req.site)
+    else:
+        settings = sites.update(req.site, long_term=req.long_term, paused=req.paused)
+    if settings.memory_on:
+        ctx.app.memory.ready()  # open the vault and build the index now, before the first send needs it
+    return msg.SiteSettingsReply(site=settings.site, long_term=settings.long_term, paused=settings.paused)

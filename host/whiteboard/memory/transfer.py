@@ -1,0 +1,147 @@
+"""The export/import document (JSON) shared by memory.export/import and the CLI.
+
+    {"format": "whiteboard.memories", "version": 1, "exported_at": 1763900000.0,
+     "memories": [{"memory_id", "type", "text", "tags", "keywords", "confidence", "site",
+                   "created_at", "updated_at", "usage_count", "last_used_at",
+                   "old_texts": [{"text", "replaced_at"}]}]}
+
+Import is all or nothing: every entry is checked first and the first bad one is named
+(memories[3].text: ...) with nothing stored. The privacy filter runs on every text.
+An entry whose id exists with other text updates it (the old text kept); one whose
+text is already kept is unchanged; the rest are added with their own times and counts.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Callable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from ..privacy import redact
+from ..protocol.errors import BadRequest
+from ..protocol.messages import describe_validation_error
+from . import text as T
+from .model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
+from .service import MemoryService
+
+FORMAT, VERSION = "whiteboard.memories", 1
+PAGE_BYTES = 900_000  # a host -> browser message is at most 1 MiB
+
+
+class _Old(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
+    replaced_at: float
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    memory_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_\-]{1,64}$")] | None = None
+    type: Literal["skill", "preference", "objective", "context"]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
+    tags: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
+    keywords: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
+    confidence: Annotated[float, Field(ge=0, le=1)] = 1.0
+    site: Annotated[str, Field(max_length=253)] | None = None
+    created_at: float | None = None
+    updated_at: float | None = None
+    usage_count: Annotated[int, Field(ge=0)] = 0
+    last_used_at: float | None = None
+    old_texts: Annotated[list[_Old], Field(max_length=MAX_OLD_TEXTS)] = []
+
+
+class _Document(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    format: Literal["whiteboard.memories"]
+    version: Literal[1]
+    memories: list[_Entry]
+
+
+def entry(m: Memory) -> dict:
+    return {"memory_id": m.id, "type": m.type, "text": m.text, "tags": m.tags, "keywords": m.keywords,
+            "confidence": m.confidence, "site": m.site, "created_at": m.created_at, "updated_at": m.updated_at,
+            "usage_count": m.usage_count, "last_used_at": m.last_used_at,
+            "old_texts": [{"text": o.text, "replaced_at": o.replaced_at} for o in m.old_texts]}
+
+
+def document(memories: list[Memory]) -> dict:
+    return {"format": FORMAT, "version": VERSION, "exported_at": time.time(), "memories": [entry(m) for m in memories]}
+
+
+def page(memories: list[Memory], offset: int, max_bytes: int = PAGE_BYTES) -> tuple[dict, int | None]:
+    """A document holding memories[offset:...] up to max_bytes of JSON; and the next offset."""
+    out, size, i = [], 200, offset
+    while i < len(memories):
+        e = entry(memories[i])
+        cost = len(json.dumps(e, ensure_ascii=False).encode()) + 2
+        if out and size + cost > max_bytes:
+            break
+        out.append(e)
+        size += cost
+        i += 1
+    doc = {"format": FORMAT, "version": VERSION, "exported_at": time.time(), "memories": out}
+    return doc, (i if i < len(memories) else None)
+
+
+def parse(raw: dict) -> list[Memory]:
+    """Check a whole document; BadRequest naming the first problem, nothing stored."""
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise BadRequest(f'document: not a Whiteboard memories export (its "format" must be "{FORMAT}")')
+    try:
+        doc = _Document.model_validate(raw)
+    except ValidationError as exc:
+        first = describe_validation_error(exc).split(";")[0]
+        raise BadRequest(f"document.{first.strip()}" if not first.startswith("document") else first) from None
+    now = time.time()
+    out = []
+    seen_ids: set[str] = set()
+    for i, e in enumerate(doc.memories):
+        if e.memory_id is not None:
+            if e.memory_id in seen_ids:
+                raise BadRequest(f"document.memories.{i}.memory_id: the same id appears twice in the document")
+            seen_ids.add(e.memory_id)
+        text = redact(e.text).text.strip()
+        if not text:
+            raise BadRequest(f"document.memories.{i}.text: empty once secrets and <private> spans are removed")
+        old = [OldText(t, o.replaced_at) for o in e.old_texts if (t := redact(o.text).text.strip())]
+        out.append(Memory(id=e.memory_id or new_memory_id(), type=e.type, text=text,
+                          created_at=e.created_at or now, updated_at=e.updated_at or e.created_at or now,
+                          tags=e.tags, keywords=e.keywords or T.keywords(text), confidence=e.confidence,
+                          site=e.site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old))
+    return out
+
+
+def import_memories(service: MemoryService, memories: list[Memory], chunk: int = 500,
+                    progress: Callable[[int], None] | None = None) -> tuple[int, int, int]:
+    """(added, updated, unchanged). New ones go in transactions of `chunk`."""
+    added = updated = unchanged = 0
+    tick = progress or (lambda n: None)
+    with service.lock:
+        service.vault(create=True)
+        known = {T.normalized(m.text) for m in service.index.memories.values()}
+        fresh: list[Memory] = []
+        for m in memories:
+            existing = service.index.memories.get(m.id)
+            if existing is not None:
+                if T.normalized(existing.text) == T.normalized(m.text):
+                    unchanged += 1
+                else:
+                    service.update(m.id, m.text)
+                    updated += 1
+                tick(1)
+            elif T.normalized(m.text) in known:
+                unchanged += 1
+                tick(1)
+            else:
+                if m.id in service.damaged:
+                    m.id = new_memory_id()  # the unreadable row stays as it is
+                known.add(T.normalized(m.text))
+                fresh.append(m)
+        for i in range(0, len(fresh), chunk):
+            part = fresh[i:i + chunk]
+            service.store(part)
+            added += len(part)
+            tick(len(part))
+    return added, updated, unchanged

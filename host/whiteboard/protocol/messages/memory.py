@@ -1,0 +1,175 @@
+"""memory.* and site.settings: long-term memory over the wire (DESIGN §5, docs/memory.md).
+
+A memory's id is `memory_id` and its type `memory_type` in requests, since `id` and
+`type` are the request's own; a memory in a reply has `memory_id` and `type`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from .base import Reply, Request
+from .core import SessionKey
+
+MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
+MemoryType = Literal["skill", "preference", "objective", "context"]
+Site = Annotated[str, StringConstraints(min_length=1, max_length=253)]
+Tag = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+Text = Annotated[str, Field(min_length=1, max_length=4000)]
+
+
+class MemoryOut(BaseModel):
+    memory_id: str
+    type: MemoryType
+    text: str
+    tags: list[str]
+    keywords: list[str]
+    confidence: float
+    site: str | None
+    created_at: float
+    updated_at: float
+    usage_count: int
+    last_used_at: float | None
+
+
+class OldTextOut(BaseModel):
+    text: str
+    replaced_at: float
+
+
+class MemoryDetail(MemoryOut):
+    old_texts: list[OldTextOut]
+
+
+class DamagedOut(BaseModel):
+    memory_id: str
+    problem: str
+
+
+class MemoryAdd(Request):
+    type: Literal["memory.add"]
+    text: Text
+    memory_type: MemoryType
+    site: Site | None = None
+    tags: Annotated[list[Tag], Field(max_length=10)] = []
+
+
+class MemoryAddReply(Reply):
+    memory_id: str
+    created: bool
+    redacted: int = 0
+
+
+class MemoryExtract(Request):
+    type: Literal["memory.extract"]
+    key: SessionKey
+    manual: bool = True
+
+
+class MemoryExtractReply(Reply):
+    added: int
+    updated: int
+    unchanged: int
+    memories: list[MemoryOut]
+    method: Literal["rules", "model"]
+
+
+class MemoryRecall(Request):
+    type: Literal["memory.recall"]
+    query: Annotated[str, Field(max_length=100_000)]
+    limit: Annotated[int, Field(ge=1, le=5)] = 5
+
+
+class MemoryRecallReply(Reply):
+    memories: list[MemoryOut]
+    block: str
+    tokens: int
+    method: Literal["fts", "hybrid", "none"]
+    note: str | None = None
+
+
+class MemoryList(Request):
+    type: Literal["memory.list"]
+    query: Annotated[str, Field(max_length=1000)] | None = None
+    memory_type: MemoryType | None = None
+    site: Site | None = None
+    offset: Annotated[int, Field(ge=0)] = 0
+    limit: Annotated[int, Field(ge=1, le=200)] = 100
+
+
+class MemoryListReply(Reply):
+    memories: list[MemoryOut]
+    total: int
+    damaged: list[DamagedOut]
+
+
+class MemoryGet(Request):
+    type: Literal["memory.get"]
+    memory_id: MemoryId
+
+
+class MemoryReply(Reply):
+    memory: MemoryDetail
+
+
+class MemoryUpdate(Request):
+    type: Literal["memory.update"]
+    memory_id: MemoryId
+    text: Text | None = None
+    memory_type: MemoryType | None = None
+
+
+class MemoryDelete(Request):
+    type: Literal["memory.delete"]
+    memory_id: MemoryId
+
+
+class MemoryDeleteReply(Reply):
+    deleted: bool
+
+
+class MemoryExport(Request):
+    type: Literal["memory.export"]
+    offset: Annotated[int, Field(ge=0)] = 0
+
+
+class MemoryExportReply(Reply):
+    document: dict
+    total: int
+    next_offset: int | None
+    damaged: list[DamagedOut]
+
+
+class MemoryImport(Request):
+    type: Literal["memory.import"]
+    document: dict
+
+
+class MemoryImportReply(Reply):
+    added: int
+    updated: int
+    unchanged: int
+
+
+class MemoryWipe(Request):
+    type: Literal["memory.wipe"]
+    confirm: Literal[True]
+
+
+class MemoryWipeReply(Reply):
+    deleted: int
+
+
+class SiteSettingsRequest(Request):
+    type: Literal["site.settings"]
+    site: Site
+    long_term: bool | None = None
+    paused: bool | None = None
+
+
+class SiteSettingsReply(Reply):
+    site: str
+    long_term: bool
+    paused: bool
