@@ -31,7 +31,7 @@ def context_for(app, key: str, budget: int, mode: str, exclude_seq: int | None =
 @action(core.SessionAdd)
 def session_add(req: core.SessionAdd, ctx) -> core.SessionAddReply:
     filtered = redact(req.content)
-    session = ctx.app.sessions.add(req.key, req.role, filtered.text, req.source)
+    session = ctx.app.sessions.add(req.key, req.role, filtered.text, req.source, redacted=filtered.kinds)
     return core.SessionAddReply(count=session.count, redacted=filtered.count, redacted_kinds=list(filtered.kinds))
 
 

@@ -57,6 +57,10 @@ class StackLoader(threading.Thread):
             app.tokens.start_loading()
             load_all()
             start_cleanup_timer(app.sessions, app.stopping)
+            if self.allowed:
+                from .control import start_control_socket
+
+                start_control_socket(app)  # local read-only channel for `whiteboard export`
             self.server = Server(app, self.frames_in, self.writer, origin_allowed=self.allowed)
         except BaseException as exc:  # noqa: BLE001 - reported by main, which exits non-zero
             self.error = exc

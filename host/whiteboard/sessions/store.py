@@ -26,6 +26,8 @@ class Message:
     source: Source = "chat"
     # Exact token cost of this message's rendered forms, keyed by form ("full", "past", "seed").
     costs: dict[str, int] = field(default_factory=dict)
+    # Kinds the privacy filter removed at capture (never the removed text): for vBRIEF redactionInfo.
+    redacted: tuple[str, ...] = ()
 
 
 @dataclass
@@ -82,10 +84,11 @@ class SessionStore:
                 self._sessions[key] = session
             return session
 
-    def add(self, key: str, role: Role, content: str, source: Source = "chat") -> Session:
+    def add(self, key: str, role: Role, content: str, source: Source = "chat",
+            redacted: tuple[str, ...] = ()) -> Session:
         with self.lock:
             session = self.get_or_create(key)
-            message = Message(session.next_seq, role, content, self._clock(), source)
+            message = Message(session.next_seq, role, content, self._clock(), source, redacted=tuple(redacted))
             session.next_seq += 1
             if session.seed is None:
                 session.seed = message

@@ -26,6 +26,15 @@ PAIRS.update({
     "chat.attach": (chat.ChatAttach, chat.ChatAttachReply),
 })
 
+# vBRIEF export (issue 5): export, progressive loading, import.
+from . import vbrief  # noqa: E402
+
+PAIRS.update({
+    "vbrief.export": (vbrief.VbriefExport, vbrief.VbriefExportReply),
+    "vbrief.load": (vbrief.VbriefLoad, vbrief.VbriefLoadReply),
+    "vbrief.import": (vbrief.VbriefImport, vbrief.VbriefImportReply),
+})
+
 # Long-term memory (issue 6): vault, recall, extraction, export/import, per-site settings.
 from . import memory  # noqa: E402
 

@@ -1,0 +1,46 @@
+"""vbrief.*: a tab's session as a vBRIEF document, its tiers within a budget, and back."""
+
+from __future__ import annotations
+
+from ..protocol.errors import NotFound
+from ..protocol.messages import vbrief as m
+from ..vbrief.compress import LayerSummary
+from ..vbrief.export import copy_session, export_session
+from ..vbrief.load import load_tiers
+from ..vbrief.restore import restore_session
+from . import action
+from .session import context_for
+
+
+@action(m.VbriefExport, blocking=True)
+def vbrief_export(req: m.VbriefExport, ctx) -> m.VbriefExportReply:
+    app = ctx.app
+    if app.sessions.get(req.key) is None:
+        raise NotFound("no session for that key (nothing captured in this tab yet, or it was cleared)")
+    # Building the context folds what the cap dropped into the rolling summary the export carries.
+    context_for(app, req.key, app.config.limits.default_budget, "follow_up")
+    with app.sessions.lock:
+        session = app.sessions.get(req.key)
+        if session is None:
+            raise NotFound("the session was cleared")
+        copy = copy_session(session)
+    app.tokens.wait_ready(5.0)
+    model = LayerSummary(app.llm, ctx.cancelled) if app.llm.configured() else None
+    return m.VbriefExportReply(document=export_session(copy, app.tokens, model))
+
+
+@action(m.VbriefLoad)
+def vbrief_load(req: m.VbriefLoad, ctx) -> m.VbriefLoadReply:
+    ctx.app.tokens.wait_ready(5.0)
+    result = load_tiers(req.document.session_snapshot.memory_tiers, req.budget, ctx.app.tokens)
+    return m.VbriefLoadReply(
+        loaded=[m.LoadedTier(tier=t.tier, label=t.label, content=t.content, token_cost=t.token_cost)
+                for t in result.loaded],
+        remaining=[m.RemainingTier(tier=t.tier, label=t.label, token_cost=t.token_cost) for t in result.remaining],
+        used_tokens=result.used_tokens, budget=result.budget)
+
+
+@action(m.VbriefImport)
+def vbrief_import(req: m.VbriefImport, ctx) -> m.VbriefImportReply:
+    restored = restore_session(ctx.app.sessions, req.key, req.document, req.replace)
+    return m.VbriefImportReply(count=restored.session.count, redacted=restored.redacted)

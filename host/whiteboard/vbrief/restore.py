@@ -1,0 +1,58 @@
+"""vbrief.import: an exported document back as a tab's session in RAM.
+
+The document was validated by its models (structure, sizes, cross-references). Each
+observation becomes a message in order, with its role, source and timestamp; its text
+goes through the privacy filter again (an import is a capture). The session itself
+starts now (the TTL counts from the import) and sessionInfo.context becomes its
+rolling summary. Beyond the store's message cap, the oldest messages after the first
+are handed to the rolling summary exactly as the cap does for live capture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..privacy import redact
+from ..protocol.errors import BadRequest
+from ..sessions.store import Message, Session, SessionStore
+from .models import Observation, VBriefDocument
+
+
+@dataclass(frozen=True)
+class Restored:
+    session: Session
+    redacted: int  # texts the privacy filter changed on the way in
+
+
+def role_and_source(obs: Observation) -> tuple[str, str]:
+    if obs.tool == "selection":
+        return ("assistant" if "assistant" in obs.tags else "user"), "selection"
+    return obs.tool.removeprefix("chat."), "chat"
+
+
+def restore_session(store: SessionStore, key: str, document: VBriefDocument, replace: bool) -> Restored:
+    snapshot = document.session_snapshot
+    messages, redacted = [], 0
+    for seq, obs in enumerate(snapshot.observations, start=1):
+        role, source = role_and_source(obs)
+        filtered = redact(obs.text)
+        changed = filtered.text != obs.text
+        redacted += changed
+        kinds = [*(obs.redaction_info.patterns if obs.redaction_info else []), *(filtered.kinds if changed else [])]
+        messages.append(Message(seq, role, filtered.text, obs.timestamp.timestamp(), source,
+                                redacted=tuple(dict.fromkeys(kinds))))
+    limit = store.limits.max_messages
+    with store.lock:
+        if store.get(key) is not None:
+            if not replace:
+                raise BadRequest("this tab already has a session; send \"replace\": true to overwrite it")
+            store.clear(key)
+        session = store.get_or_create(key)
+        session.seed = messages[0]
+        session.messages = messages[-limit:]
+        session.unfolded = messages[1:-limit] if len(messages) > limit else []
+        session.summary = redact(snapshot.session_info.context).text
+        session.summary_method = "extractive" if session.summary else "none"
+        session.folded_through = 0
+        session.next_seq = len(messages) + 1
+    return Restored(session, redacted)
