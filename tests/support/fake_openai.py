@@ -11,11 +11,14 @@ embeddings of `embedding_dim` dimensions (similar texts get similar vectors).
     fake.script(garbage(b"not json"), path="/v1/embeddings")
 
 Usage from a test module: `from support.fake_openai import fake_openai  # noqa: F401`
-(a pytest fixture), or `with FakeOpenAI() as fake: ...`.
+(a pytest fixture), or `with FakeOpenAI() as fake: ...`. As a process (e.g. for a demo
+or a screenshot): `python tests/support/fake_openai.py --answer "..." --chunk-delay 0.05`
+prints its base URL and serves until killed.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import math
@@ -273,3 +276,22 @@ def _chunk(model: str, delta: dict, finish_reason: str | None) -> dict:
 def fake_openai():
     with FakeOpenAI() as server:
         yield server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="OpenAI-compatible test server on 127.0.0.1")
+    parser.add_argument("--answer", default="This is the fake model's answer.")
+    parser.add_argument("--chunk-delay", type=float, default=0.0, help="seconds between streamed chunks")
+    args = parser.parse_args()
+    fake = FakeOpenAI()
+    fake.script(reply(args.answer, chunk_delay=args.chunk_delay, times=10**9))
+    print(fake.base_url, flush=True)
+    fake.start()
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        fake.close()
+
+
+if __name__ == "__main__":
+    main()
