@@ -1,0 +1,151 @@
+// Who may talk to the worker, and what they may ask. Messages are accepted only from
+// this extension: its own pages (popup, options, later the memory manager) and its own
+// content scripts in the top frame of http(s) pages. There is no externally_connectable,
+// so a web page's scripts cannot send to the worker at all; the checks below are the
+// second line. Content scripts never name a session key: the worker sets their tab's key.
+
+const EXTENSION_ORIGIN = `chrome-extension://${chrome.runtime.id}`;
+const { siteFor } = globalThis.whiteboardSites;
+const settingsStore = globalThis.whiteboardSettings;
+
+// What a content script may ask the host. "tab": the worker sets `key` to the sender's tab;
+// "chat": the same, and only from the chat site it names; "plain": no key.
+export const CONTENT_SCRIPT_TYPES = {
+  ping: "plain",
+  "session.add": "tab",
+  "session.get": "tab",
+  "session.context": "tab",
+  "session.clear": "tab",
+  "chat.prepare_send": "chat",
+  "chat.attach": "chat",
+  "ask.start": "tab",
+  "ask.cancel": "plain",
+};
+
+const failure = (code, message) => ({ ok: false, error: { code, message } });
+
+export function senderKind(sender) {
+  if (!sender || sender.id !== chrome.runtime.id) return null;
+  const url = sender.url || "";
+  if (url.startsWith(`${EXTENSION_ORIGIN}/`)) return "page";
+  if (sender.tab && sender.frameId === 0 && /^https?:\/\//.test(url)) return "content";
+  return null;
+}
+
+export class Router {
+  constructor({ port, tabs, pages }) {
+    this.port = port; // NativePort
+    this.tabs = tabs; // TabSessions
+    this.pages = pages; // PageStatus
+  }
+
+  // The message a sender may send to the host, or a failure reply saying why not.
+  async vet(kind, sender, message) {
+    if (!message || typeof message !== "object" || typeof message.type !== "string") {
+      return { reply: failure("bad_request", "message: an object with a string `type` is required") };
+    }
+    if (kind === "page") return { message };
+    const rule = CONTENT_SCRIPT_TYPES[message.type];
+    if (!rule) return { reply: failure("forbidden", `${message.type} is not available to web pages`) };
+    const hostname = new URL(sender.url).hostname;
+    const settings = await settingsStore.load();
+    if (settingsStore.isPaused(settings, hostname)) {
+      return { reply: failure("forbidden", "Whiteboard is paused on this site") };
+    }
+    if (rule === "plain") return { message };
+    const vetted = { ...message, key: await this.tabs.use(sender.tab.id, hostname) };
+    if (rule === "chat") {
+      const site = siteFor(hostname);
+      if (!site || site !== message.site) return { reply: failure("forbidden", "chat messages come only from their chat site") };
+      if (!settings.sites[site]) return { reply: failure("forbidden", "Whiteboard is turned off for this chat site") };
+    }
+    return { message: vetted };
+  }
+
+  async handleHost(kind, sender, envelope) {
+    const { message, reply } = await this.vet(kind, sender, envelope.message);
+    if (reply) return reply;
+    return this.port.request(message, { timeoutMs: timeoutOf(envelope) });
+  }
+
+  // chrome.runtime.onMessage: {kind: "host", message, timeoutMs?} and the worker's own kinds.
+  onMessage(envelope, sender, sendResponse) {
+    const kind = senderKind(sender);
+    if (!kind || !envelope || typeof envelope !== "object") return false;
+    const answer = (promise) => {
+      promise.then(sendResponse, (err) => sendResponse(failure("internal", String(err && err.message || err))));
+      return true; // the response is sent asynchronously
+    };
+    switch (envelope.kind) {
+      case "host":
+        return answer(this.handleHost(kind, sender, envelope));
+      case "page-status": // a content script reports what it found on its page
+        if (kind !== "content") return false;
+        return answer(this.pageStatus(sender, envelope));
+      case "status": // extension pages: connection and a tab's page status
+        if (kind !== "page") return false;
+        return answer(this.status(envelope.tabId));
+      case "reconnect":
+        if (kind !== "page") return false;
+        this.port.reconnectNow();
+        return answer(Promise.resolve({ ok: true }));
+      default:
+        return false;
+    }
+  }
+
+  async pageStatus(sender, envelope) {
+    const hostname = new URL(sender.url).hostname;
+    await this.tabs.navigated(sender.tab.id, hostname);
+    await this.pages.set(sender.tab.id, { hostname, site: siteFor(hostname), adapter: envelope.adapter || null });
+    return { ok: true };
+  }
+
+  async status(tabId) {
+    const page = Number.isInteger(tabId) ? await this.pages.get(tabId) : null;
+    const key = Number.isInteger(tabId) && page ? `${page.hostname}:${tabId}` : null;
+    return { ok: true, connection: this.port.status(), page, key };
+  }
+
+  // chrome.runtime.onConnect "whiteboard-stream": post {message, timeoutMs}; every host
+  // event for that request, then its reply, come back on the port.
+  onConnect(port) {
+    if (port.name !== "whiteboard-stream") return;
+    const kind = senderKind(port.sender);
+    if (!kind) {
+      port.disconnect();
+      return;
+    }
+    let open = true;
+    port.onDisconnect.addListener(() => { open = false; });
+    const post = (msg) => { if (open) port.postMessage(msg); };
+    port.onMessage.addListener(async (envelope) => {
+      const { message, reply } = await this.vet(kind, port.sender, envelope && envelope.message);
+      if (reply) {
+        post(reply);
+        return;
+      }
+      post(await this.port.request(message, { timeoutMs: timeoutOf(envelope), onEvent: post }));
+    });
+  }
+}
+
+function timeoutOf(envelope) {
+  const ms = envelope && envelope.timeoutMs;
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 10 * 60 * 1000) : undefined;
+}
+
+// What each tab's content script found (site, adapter state), for the popup.
+export class PageStatus {
+  async get(tabId) {
+    return (await chrome.storage.session.get(`page:${tabId}`))[`page:${tabId}`] || null;
+  }
+
+  async set(tabId, status) {
+    await chrome.storage.session.set({ [`page:${tabId}`]: status });
+  }
+
+  listen() {
+    chrome.tabs.onRemoved.addListener((tabId) => chrome.storage.session.remove(`page:${tabId}`));
+  }
+}

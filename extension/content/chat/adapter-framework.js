@@ -1,0 +1,80 @@
+// The shared chat-adapter framework: everything a site adapter needs, driven by that
+// site's selector table, so a site file only names its site and any quirks.
+(() => {
+  const W = (globalThis.Whiteboard ??= {});
+  if (W.chat) return;
+  const { first, all, closest, any } = W.dom;
+  const adapters = [];
+
+  class ChatAdapter {
+    constructor({ site, selectors, ...quirks }) {
+      this.site = site;
+      this.sel = selectors;
+      Object.assign(this, quirks); // a site may override any method below
+    }
+
+    findEditor() {
+      return first(document, this.sel.editor);
+    }
+
+    editorFrom(target) {
+      return closest(target, this.sel.editor);
+    }
+
+    findSendButton() {
+      return first(document, this.sel.sendButton);
+    }
+
+    sendButtonFrom(target) {
+      return closest(target, this.sel.sendButton);
+    }
+
+    formFrom(target) {
+      const form = closest(target, this.sel.form);
+      return form && form === target ? form : null;
+    }
+
+    // The messages shown, in page order: [{el, role, text}].
+    turns() {
+      const user = all(document, this.sel.userMessage).map((el) => ({ el, role: "user" }));
+      const assistant = all(document, this.sel.assistantMessage).map((el) => ({ el, role: "assistant" }));
+      return [...user, ...assistant]
+        .sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
+        .map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
+    }
+
+    textOf(el, role) {
+      const inner = first(el, role === "user" ? this.sel.userText : this.sel.assistantText);
+      return (inner || el).innerText.trim();
+    }
+
+    isStreaming() {
+      return any(document, this.sel.streaming);
+    }
+
+    conversationIsNew() {
+      return !any(document, this.sel.userMessage) && !any(document, this.sel.assistantMessage);
+    }
+
+    // What the popup shows: is the page's structure one this adapter knows?
+    recognition() {
+      const editor = this.findEditor();
+      return editor
+        ? { state: "attached", site: this.site, turns: this.turns().length }
+        : { state: "unrecognised", site: this.site, detail: "no chat composer found on this page" };
+    }
+  }
+
+  function define(spec) {
+    const adapter = new ChatAdapter(spec);
+    adapters.push(adapter);
+    return adapter;
+  }
+
+  function adapterFor(hostname) {
+    const site = globalThis.whiteboardSites.siteFor(hostname);
+    return adapters.find((a) => a.site === site) || null;
+  }
+
+  W.chat = Object.freeze({ define, adapterFor, ChatAdapter });
+})();

@@ -1,0 +1,116 @@
+// Send interception (DESIGN §8). Enter (no Shift, not composing), a click on the send
+// button and a composer form's submit are caught in the capture phase before the site
+// sees them; the draft goes to the host (chat.prepare_send), the text it returns replaces
+// the draft through the editor's input path, and the same gesture is replayed once so
+// the site sends. One injection per send, however many events fire. A host that is
+// missing, failing or slower than the time limit gets the draft sent unchanged.
+(() => {
+  const W = (globalThis.Whiteboard ??= {});
+  if (W.SendInterceptor) return;
+  const { readText, replaceText } = W.editorInput;
+  const PREPARED = /^---[ \t]*\n\[Whiteboard [^\n]*\]/m; // the draft already carries a block
+  const SEND_TIMEOUT_MS = 1000;
+
+  class SendInterceptor {
+    // adapter: the site adapter; prepare(draft, deadline) -> Promise<host reply>.
+    constructor(adapter, prepare) {
+      this.adapter = adapter;
+      this.prepare = prepare;
+      this.busy = false; // a send is being prepared: further send gestures are swallowed
+      this.replaying = false; // our own replay of the gesture: let it through
+      this.lastSend = null; // {draft, reply, ms} of the last intercepted send (timing, tests)
+    }
+
+    install() {
+      addEventListener("keydown", (e) => this.onKeydown(e), true);
+      addEventListener("click", (e) => this.onClick(e), true);
+      addEventListener("submit", (e) => this.onSubmit(e), true);
+    }
+
+    onKeydown(e) {
+      if (e.key !== "Enter" || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.isComposing || e.keyCode === 229) return; // IME composition: Enter picks a candidate
+      const editor = this.adapter.editorFrom(e.target);
+      if (editor) this.intercept(e, { kind: "enter", editor });
+    }
+
+    onClick(e) {
+      if (e.button !== 0) return;
+      const button = this.adapter.sendButtonFrom(e.target);
+      if (button && !button.disabled) this.intercept(e, { kind: "click", button });
+    }
+
+    onSubmit(e) {
+      const form = this.adapter.formFrom(e.target);
+      if (form) this.intercept(e, { kind: "submit", form });
+    }
+
+    intercept(e, trigger) {
+      if (this.replaying || !W.page.chatEnabled) return;
+      if (this.busy) {
+        swallow(e);
+        return;
+      }
+      const editor = trigger.editor || this.adapter.findEditor();
+      if (!editor) return;
+      const draft = readText(editor);
+      if (!draft.trim() || PREPARED.test(draft)) return; // nothing to add, or added already
+      swallow(e);
+      this.busy = true;
+      this.send(editor, draft, trigger).finally(() => { this.busy = false; });
+    }
+
+    async send(editor, draft, trigger) {
+      const started = performance.now();
+      let reply = null;
+      try {
+        reply = await this.prepare(draft, started + SEND_TIMEOUT_MS);
+      } catch {
+        reply = null; // whatever went wrong, the draft still goes
+      }
+      if (reply && reply.ok && reply.injected && editor.isConnected) {
+        if (!replaceText(editor, reply.text)) replaceText(editor, draft); // never send a mangled draft
+        // Let the editor (ProseMirror, React) take in the new text before the site reads it.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      this.replay(trigger, editor);
+      this.lastSend = { ms: performance.now() - started, ok: Boolean(reply && reply.ok), injected: Boolean(reply && reply.injected) };
+    }
+
+    // The same gesture again, once, for the site to handle as its own.
+    replay(trigger, editor) {
+      this.replaying = true;
+      try {
+        if (trigger.kind === "submit" && trigger.form.isConnected) {
+          trigger.form.requestSubmit();
+          return;
+        }
+        if (trigger.kind === "click") {
+          const button = trigger.button.isConnected ? trigger.button : this.adapter.findSendButton();
+          if (button) {
+            button.click();
+            return;
+          }
+        }
+        const target = editor.isConnected ? editor : this.adapter.findEditor();
+        const enter = new KeyboardEvent("keydown", { key: "Enter", code: "Enter", keyCode: 13, which: 13,
+                                                     bubbles: true, cancelable: true, composed: true });
+        target?.dispatchEvent(enter);
+        if (!enter.defaultPrevented) {
+          // Nobody handled the synthetic Enter: press the send button instead.
+          const button = this.adapter.findSendButton();
+          if (button && !button.disabled) button.click();
+        }
+      } finally {
+        this.replaying = false;
+      }
+    }
+  }
+
+  function swallow(e) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }
+
+  W.SendInterceptor = SendInterceptor;
+})();

@@ -1,0 +1,54 @@
+// Starts the adapter for this chat site: send interception from document_start (before
+// the site's own handlers), turn capture, and a report to the popup of whether the page's
+// structure was recognised. An unrecognised page is left exactly as it is.
+(() => {
+  const W = globalThis.Whiteboard;
+  const adapter = W.chat.adapterFor(location.hostname);
+  if (!adapter || W.chatStarted) return;
+  W.chatStarted = true;
+  const RECOGNISE_AFTER_LOAD_MS = 5000; // single-page apps render their composer late
+  const capture = new W.TurnCapture(adapter);
+  const left = (deadline) => Math.max(1, Math.round(deadline - performance.now()));
+
+  async function prepare(draft, deadline) {
+    capture.engage();
+    await W.page.ready;
+    await capture.sync(left(deadline)); // the turns shown before this send come first
+    return W.host.request({ type: "chat.prepare_send", site: adapter.site, draft,
+                            conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget },
+                          { timeoutMs: left(deadline) });
+  }
+
+  new W.SendInterceptor(adapter, prepare).install();
+  W.page.onEngage(async () => {
+    capture.engage();
+    await capture.sync(1000);
+  });
+
+  // "looking" until the composer appears; "unrecognised" if it has not within a few
+  // seconds of the page finishing loading; "attached" whenever it appears.
+  function watchRecognition() {
+    let last = null;
+    const report = (status) => {
+      if (last !== status.state) W.page.report(status);
+      last = status.state;
+    };
+    const check = () => {
+      const status = adapter.recognition();
+      if (status.state === "attached") report(status);
+      return status.state === "attached";
+    };
+    report({ state: "looking", site: adapter.site });
+    const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
+    if (check()) return;
+    observer.observe(document.documentElement, { childList: true, subtree: true });
+    const giveUp = () => setTimeout(() => {
+      if (last !== "attached") report(adapter.recognition());
+    }, RECOGNISE_AFTER_LOAD_MS);
+    if (document.readyState === "complete") giveUp();
+    else addEventListener("load", giveUp, { once: true });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchRecognition, { once: true });
+  else watchRecognition();
+})();

@@ -1,0 +1,52 @@
+// Turn capture: the conversation shown on the page joins the tab's session once the
+// user acts here (a send, or a selection captured), and every assistant reply joins
+// when it has finished streaming, never mid-stream (DESIGN §8). The host skips turns it
+// already holds (chat.attach), so a reload or a replayed turn is not recorded twice.
+(() => {
+  const W = (globalThis.Whiteboard ??= {});
+  if (W.TurnCapture) return;
+  const QUIET_MS = 300; // the page must be still this long after streaming ends
+
+  class TurnCapture {
+    constructor(adapter) {
+      this.adapter = adapter;
+      this.captured = new WeakSet(); // message elements already sent to the host
+      this.observer = null;
+      this.timer = null;
+    }
+
+    get engaged() {
+      return this.observer !== null;
+    }
+
+    // From the user's first action on this page on, watch for finished replies.
+    engage() {
+      if (!this.observer) {
+        this.observer = new MutationObserver(() => this.schedule());
+        this.observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true,
+                                                          attributes: true, attributeFilter: ["data-is-streaming"] });
+      }
+    }
+
+    schedule() {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        if (W.page.chatEnabled && !this.adapter.isStreaming()) this.sync(5000);
+      }, QUIET_MS);
+    }
+
+    // Sends the turns not yet captured; nothing while a reply is still streaming.
+    async sync(timeoutMs) {
+      if (this.adapter.isStreaming()) return false;
+      const fresh = this.adapter.turns().filter((t) => !this.captured.has(t.el) && t.text.trim());
+      if (!fresh.length) return true;
+      for (const t of fresh) this.captured.add(t.el); // claimed now, so overlapping syncs never repeat a turn
+      const reply = await W.host.request({ type: "chat.attach", site: this.adapter.site,
+                                           turns: fresh.map((t) => ({ role: t.role, content: t.text })) }, { timeoutMs });
+      if (!reply.ok) for (const t of fresh) this.captured.delete(t.el); // try again with the next sync
+      return reply.ok;
+    }
+  }
+
+  W.TurnCapture = TurnCapture;
+})();

@@ -1,0 +1,43 @@
+// User settings in chrome.storage.local, shared by the worker (imported as a module for
+// its side effect), the popup and options pages and the content scripts (classic
+// scripts): one file, so the defaults exist once. Nothing here holds chat content.
+(() => {
+  const DEFAULTS = Object.freeze({
+    budget: 2000, // tokens for everything injected into one send
+    sites: Object.freeze({ chatgpt: true, claude: true }), // chat sites whose sends are handled
+    paused: Object.freeze({}), // hostname -> true: Whiteboard does nothing on that site
+  });
+  const MIN_BUDGET = 100;
+  const MAX_BUDGET = 20000;
+
+  function normalise(stored) {
+    const s = stored && typeof stored === "object" ? stored : {};
+    const budget = Number.isInteger(s.budget) ? Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, s.budget)) : DEFAULTS.budget;
+    return {
+      budget,
+      sites: { ...DEFAULTS.sites, ...(s.sites && typeof s.sites === "object" ? s.sites : {}) },
+      paused: { ...(s.paused && typeof s.paused === "object" ? s.paused : {}) },
+    };
+  }
+
+  async function load() {
+    const { settings } = await chrome.storage.local.get("settings");
+    return normalise(settings);
+  }
+
+  async function update(change) {
+    const next = normalise(change(await load()));
+    await chrome.storage.local.set({ settings: next });
+    return next;
+  }
+
+  function onChange(listener) {
+    chrome.storage.onChanged.addListener((changes, area) => {
+      if (area === "local" && changes.settings) listener(normalise(changes.settings.newValue));
+    });
+  }
+
+  const isPaused = (settings, hostname) => Boolean(settings.paused[hostname]);
+
+  globalThis.whiteboardSettings = Object.freeze({ DEFAULTS, MIN_BUDGET, MAX_BUDGET, normalise, load, update, onChange, isPaused });
+})();

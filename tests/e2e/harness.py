@@ -1,0 +1,285 @@
+"""Real Chromium with the real extension and the real host, for the end-to-end tests.
+
+The host is registered in the test profile's NativeMessagingHosts (the installer's
+register_for_profile, launcher pointing at this Python). Chat pages are the saved real
+pages in tests/e2e/pages, served at their real URLs with context.route, plus the small
+in-page simulator from whiteboard/demo/simulator.js. Every other request is aborted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import psutil
+
+from whiteboard.config import EXTENSION_ID
+from whiteboard.install import register_for_profile
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTENSION = ROOT / "extension"
+PAGES = Path(__file__).resolve().parent / "pages"
+SIMULATOR = ROOT / "host" / "whiteboard" / "demo" / "simulator.js"
+CHROMIUM = os.environ.get("WHITEBOARD_CHROMIUM", "/usr/bin/chromium")
+SITE_URLS = {"chatgpt": "https://chatgpt.com/c/{name}", "claude": "https://claude.ai/chat/{name}"}
+CHROMIUM_ARGS = [
+    f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}", "--no-sandbox",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--no-default-browser-check",
+]
+
+
+def chromium_path() -> str:
+    """The Chromium binary; a missing one is an error, never a reason to skip."""
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        raise RuntimeError(f"Chromium not found at {CHROMIUM}: install it (apt-get install chromium) "
+                           "or set WHITEBOARD_CHROMIUM; the end-to-end tests need it")
+    return CHROMIUM
+
+
+def prepare_profile(root: Path) -> tuple[Path, dict[str, str]]:
+    """A fresh profile with the host registered, and an environment that keeps every
+    file the browser and host write inside `root`."""
+    profile = root / "profile"
+    home = root / "home"
+    for d in (profile, home, root / "wb-config", root / "wb-data", root / "tmp"):
+        d.mkdir(parents=True, exist_ok=True)
+    host_env = {"WHITEBOARD_CONFIG_DIR": str(root / "wb-config"), "WHITEBOARD_DATA_DIR": str(root / "wb-data")}
+    register_for_profile(profile, EXTENSION_ID, env=host_env)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WHITEBOARD_", "XDG_"))}
+    env.update(HOME=str(home), TMPDIR=str(root / "tmp"), XDG_CONFIG_HOME=str(home / ".config"),
+               XDG_CACHE_HOME=str(home / ".cache"))
+    return profile, env
+
+
+def launch(playwright, root: Path, headless: bool = True):
+    profile, env = prepare_profile(root)
+    context = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=chromium_path(), headless=headless, args=CHROMIUM_ARGS, env=env,
+        viewport={"width": 1280, "height": 860})
+    install_routes(context)
+    return context
+
+
+def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
+    html = (PAGES / f"{name}.html").read_text(encoding="utf-8")
+    if query.get("sim", ["1"])[0] == "0":
+        return html
+    attrs = f'data-site="{site}"'
+    for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms")):
+        if key in query:
+            attrs += f' {attr}="{query[key][0]}"'
+    tag = f'<script src="/__whiteboard_sim.js" {attrs}></script>'
+    at = html.lower().rfind("</body>")
+    return html[:at] + tag + html[at:] if at >= 0 else html + tag
+
+
+def install_routes(context) -> None:
+    """Saved pages at the real chat URLs; the simulator; anything else is aborted."""
+
+    def chat(route, request):
+        url = urlparse(request.url)
+        site = "chatgpt" if url.hostname == "chatgpt.com" else "claude"
+        if url.path == "/__whiteboard_sim.js":
+            route.fulfill(body=SIMULATOR.read_text(), content_type="text/javascript")
+            return
+        name = url.path.rstrip("/").rsplit("/", 1)[-1]
+        if request.resource_type != "document" or not (PAGES / f"{name}.html").exists():
+            route.abort()
+            return
+        route.fulfill(body=page_html(name, site, parse_qs(url.query)), content_type="text/html; charset=utf-8")
+
+    def article(route, request):
+        route.fulfill(body=ARTICLE, content_type="text/html; charset=utf-8")
+
+    context.route("**/*", lambda route: route.abort())
+    context.route("https://news.example/**", article)
+    context.route("https://chatgpt.com/**", chat)
+    context.route("https://claude.ai/**", chat)
+
+
+# An ordinary web page for selection capture, with text that looks like markup.
+ARTICLE = """<!doctype html><html><head><title>Kyoto notes</title></head><body>
+<h1>Kyoto notes</h1>
+<p id="plain">Kyoto has about 1,600 Buddhist temples and 400 Shinto shrines.</p>
+<p id="markup">&lt;img src=x onerror="window.__pwned=1"&gt;&lt;b&gt;bold&lt;/b&gt;</p>
+<p id="other">The Philosopher's Path follows a canal lined with cherry trees.</p>
+</body></html>"""
+
+
+def chat_url(site: str, name: str, **query) -> str:
+    url = SITE_URLS[site].format(name=name)
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def service_worker(context):
+    workers = [w for w in context.service_workers if w.url.startswith(f"chrome-extension://{EXTENSION_ID}/")]
+    return workers[0] if workers else context.wait_for_event("serviceworker", timeout=15000)
+
+
+def host_request(context, message: dict, timeout_ms: int = 5000) -> dict:
+    """A request through the extension's own API: globalThis.whiteboard.request in the worker."""
+    return service_worker(context).evaluate(
+        "([m, t]) => globalThis.whiteboard.request(m, {timeoutMs: t})", [message, timeout_ms])
+
+
+def wait_connected(context, timeout: float = 15.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        status = service_worker(context).evaluate("() => globalThis.whiteboard.status()")
+        if status["state"] == "connected":
+            return status
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the extension never connected to the host: {status}")
+        time.sleep(0.1)
+
+
+def tab_id(context, page) -> int:
+    """The tab id of `page`: the extension has no "tabs" permission, so no URLs or titles;
+    the page is brought to the front and the active tab asked for."""
+    page.bring_to_front()
+    tabs = service_worker(context).evaluate("() => chrome.tabs.query({active: true, lastFocusedWindow: true})")
+    assert len(tabs) == 1, tabs
+    return tabs[0]["id"]
+
+
+def session_key(context, page) -> str:
+    return f"{urlparse(page.url).hostname}:{tab_id(context, page)}"
+
+
+def session_messages(context, key: str) -> list[dict]:
+    reply = host_request(context, {"type": "session.get", "key": key})
+    if not reply["ok"]:
+        assert reply["error"]["code"] == "not_found", reply
+        return []
+    return reply["messages"]
+
+
+def host_processes(root: Path) -> list[psutil.Process]:
+    """The host processes started by this test's browser (found by their data dir)."""
+    data_dir = str(root / "wb-data")
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            if "whiteboard.server.main" in " ".join(proc.info["cmdline"] or []) and \
+                    proc.environ().get("WHITEBOARD_DATA_DIR") == data_dir:
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return found
+
+
+def the_host(root: Path) -> psutil.Process:
+    procs = host_processes(root)
+    assert len(procs) == 1, f"expected one host process, found {len(procs)}"
+    return procs[0]
+
+
+def kill_host(root: Path) -> int:
+    proc = the_host(root)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(5)
+    return proc.pid
+
+
+def wait_for(predicate, timeout: float = 5.0, interval: float = 0.05, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(interval)
+
+
+def sim(page, expression: str = "window.__sim"):
+    return page.evaluate(f"() => JSON.parse(JSON.stringify({expression}))")
+
+
+def dump(obj) -> str:
+    return json.dumps(obj, indent=1, ensure_ascii=False)
+
+
+# --- Whiteboard's in-page UI lives in closed shadow roots: read them through CDP. ---
+
+def _find(node: dict, predicate):
+    if predicate(node):
+        return node
+    for child in [*node.get("children", []), *node.get("shadowRoots", [])]:
+        found = _find(child, predicate)
+        if found:
+            return found
+    return None
+
+
+def _text(node: dict, parts: list[str]) -> None:
+    if node.get("nodeType") == 3:
+        parts.append(node.get("nodeValue", ""))
+    if node.get("localName") == "style":
+        return
+    for child in [*node.get("children", []), *node.get("shadowRoots", [])]:
+        _text(child, parts)
+
+
+def shadow_ui(page, tag: str) -> dict | None:
+    """{text, tags} of the closed shadow root of the first <tag> element, or None."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        doc = cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})
+        host = _find(doc["root"], lambda n: n.get("localName") == tag)
+        if not host or not host.get("shadowRoots"):
+            return None
+        root = host["shadowRoots"][0]
+        parts: list[str] = []
+        _text(root, parts)
+        tags: list[str] = []
+        _find(root, lambda n: tags.append(n.get("localName", "")) and False)
+        return {"text": " ".join(p.strip() for p in parts if p.strip()), "tags": [t for t in tags if t]}
+    finally:
+        cdp.detach()
+
+
+def ui_visible(page, tag: str) -> bool:
+    return page.evaluate("t => { const e = document.querySelector(t); return !!e && !e.hidden; }", tag)
+
+
+def click_ui(page, tag: str) -> None:
+    """A real mouse click in the middle of a Whiteboard UI element."""
+    box = page.locator(tag).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def select_text(page, selector: str) -> str:
+    """Select an element's text with a real triple click (so mouseup fires)."""
+    page.locator(selector).first.click(click_count=3)
+    return page.evaluate("() => document.getSelection().toString().trim()")
+
+
+def capture_selection(browser, page, selector: str, key: str) -> str:
+    """Select text, click the Whiteboard button, wait until the host holds the selection."""
+    text = select_text(page, selector)
+    wait_for(lambda: ui_visible(page, "whiteboard-capture"), what="the capture button")
+
+    def selections() -> int:
+        return sum(1 for m in session_messages(browser.context, key) if m["source"] == "selection")
+
+    before = selections()
+    click_ui(page, "whiteboard-capture")
+    wait_for(lambda: selections() > before, what="the selection in the session")
+    return text
+
+
+def type_draft(page, site: str, text: str) -> None:
+    editor = "#prompt-textarea" if site == "chatgpt" else "[data-testid=chat-input]"
+    page.locator(editor).click()
+    page.keyboard.type(text)
+
+
+def open_chat(page, site: str, name: str, **query) -> None:
+    page.goto(chat_url(site, name, **query))
+    page.wait_for_function("() => window.__sim !== undefined")
