@@ -38,6 +38,8 @@ class Captured:
     content: str
     timestamp: float
     redacted: tuple[str, ...] = ()
+    # Already folded into the rolling summary (tagged "summarised" in the document).
+    summarised: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,8 @@ class SessionCopy:
 def copy_session(session) -> SessionCopy:
     """Call with the store's lock held: everything the export needs, detached from the store."""
     return SessionCopy(session.key, session.started_at,
-                       [Captured(m.role, m.source, m.content, m.timestamp, tuple(getattr(m, "redacted", ())))
+                       [Captured(m.role, m.source, m.content, m.timestamp, m.redacted,
+                                 m is not session.seed and m.seq <= session.folded_through)
                         for m in session.all_messages()],
                        session.summary)
 
@@ -88,7 +91,7 @@ def export_session(copy: SessionCopy, counter: TokenCounter, model: ModelSummary
         level, compressed = compressor.compress(text, tokens, planned_level(n - 1 - i, i == 0), tool, when)
         kinds = list(dict.fromkeys([*m.redacted, *(filtered.kinds if caught_now else ())]))
         tags = [m.role, f"exchange:{max(exchange, 1)}", *(["seed"] if i == 0 else []),
-                *(["redacted"] if kinds else [])]
+                *(["summarised"] if m.summarised else []), *(["redacted"] if kinds else [])]
         observations.append(Observation(
             id=f"obs-{i + 1}", session_id=session_id, timestamp=when, tool=tool,
             input=None if tool == "chat.assistant" else text, output=text if tool == "chat.assistant" else None,
@@ -115,7 +118,7 @@ def export_session(copy: SessionCopy, counter: TokenCounter, model: ModelSummary
 
 def _redaction(kinds: list[str], captured_at: datetime, caught_now: bool, now: datetime | None) -> RedactionInfo:
     return RedactionInfo(
-        reason="secrets and <private> spans removed " + ("at export" if caught_now else "at capture"),
+        reason="secrets and private spans removed " + ("at export" if caught_now else "at capture"),
         redacted_by=FILTER_NAME, redacted_at=(now or datetime.now(timezone.utc)) if caught_now else captured_at,
         recoverable=False, patterns=kinds)
 

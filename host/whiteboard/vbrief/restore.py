@@ -4,7 +4,7 @@ The document was validated by its models (structure, sizes, cross-references). E
 observation becomes a message in order, with its role, source and timestamp; its text
 goes through the privacy filter again (an import is a capture). The session itself
 starts now (the TTL counts from the import) and sessionInfo.context becomes its
-rolling summary. Beyond the store's message cap, the oldest messages after the first
+rolling summary, which already covers the observations tagged "summarised". Beyond the store's message cap, the oldest messages after the first
 are handed to the rolling summary exactly as the cap does for live capture.
 """
 
@@ -53,6 +53,8 @@ def restore_session(store: SessionStore, key: str, document: VBriefDocument, rep
         session.unfolded = messages[1:-limit] if len(messages) > limit else []
         session.summary = redact(snapshot.session_info.context).text
         session.summary_method = "extractive" if session.summary else "none"
-        session.folded_through = 0
+        # Observations tagged "summarised" are in the imported summary already: never fold them twice.
+        session.folded_through = max((n for n, o in enumerate(snapshot.observations, start=1)
+                                      if "summarised" in o.tags), default=0)
         session.next_seq = len(messages) + 1
     return Restored(session, redacted)
