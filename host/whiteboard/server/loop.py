@@ -67,17 +67,17 @@ class Server:
             self._send_error(request_id, exc)
             return
         action = HANDLERS[request.type]
-        if action.blocking:
-            threading.Thread(target=self.run, args=(action, request), name=f"action-{request.type}",
-                             daemon=True).start()
-        else:
-            self.run(action, request)
-
-    def run(self, action: Action, request: Request) -> None:
         ctx = RequestContext(self.app, request.id, self._send_event)
         if action.blocking:
+            # Registered before the thread starts, so a cancel sent right after always finds it.
             with self.app.inflight_lock:
                 self.app.inflight[request.id] = ctx
+            threading.Thread(target=self.run, args=(action, request, ctx), name=f"action-{request.type}",
+                             daemon=True).start()
+        else:
+            self.run(action, request, ctx)
+
+    def run(self, action: Action, request: Request, ctx: RequestContext) -> None:
         try:
             reply = action.handler(request, ctx)
             expected = REQUESTS[request.type][1]
