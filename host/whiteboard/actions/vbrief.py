@@ -4,27 +4,26 @@ from __future__ import annotations
 
 from ..protocol.errors import NotFound
 from ..protocol.messages import vbrief as m
+from ..sessions.summary import fold_pending
 from ..vbrief.compress import LayerSummary
 from ..vbrief.export import copy_session, export_session
 from ..vbrief.load import load_tiers
 from ..vbrief.restore import restore_session
 from . import action
-from .session import context_for
 
 
 @action(m.VbriefExport, blocking=True)
 def vbrief_export(req: m.VbriefExport, ctx) -> m.VbriefExportReply:
     app = ctx.app
-    if app.sessions.get(req.key) is None:
-        raise NotFound("no session for that key (nothing captured in this tab yet, or it was cleared)")
-    # Building the context folds what the cap dropped into the rolling summary the export carries.
-    context_for(app, req.key, app.config.limits.default_budget, "follow_up")
+    app.tokens.wait_ready(5.0)
     with app.sessions.lock:
         session = app.sessions.get(req.key)
         if session is None:
-            raise NotFound("the session was cleared")
+            raise NotFound("no session for that key (nothing captured in this tab yet, or it was cleared)")
+        # Messages the cap dropped join the rolling summary the document carries, or they would be lost.
+        # Only those: folding what a context build leaves out would make two exports differ.
+        fold_pending(session, app.summarizer, app.tokens, app.config.limits.summary_max_tokens)
         copy = copy_session(session)
-    app.tokens.wait_ready(5.0)
     model = LayerSummary(app.llm, ctx.cancelled) if app.llm.configured() else None
     return m.VbriefExportReply(document=export_session(copy, app.tokens, model))
 
