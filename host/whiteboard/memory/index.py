@@ -26,6 +26,7 @@ K1, B = 1.2, 0.75
 CANDIDATES = 60
 MAX_TERMS, MAX_GRAMS = 24, 48
 SEED_TERMS, SEED_MAX_SHARE = 8, 0.05
+PREFIX_WEIGHT = 0.6
 PAIR_MARK = "\u2063"  # invisible separator: never typed, so "東京" + mark only comes from us
 
 
@@ -147,7 +148,9 @@ class MemoryIndex:
         norm = K1 * (1 - B + B * self._lengths[memory.id] / max(1.0, self._total_length / len(self.memories)))
         score = 0.0
         for t in terms:
-            tf = sum(1 for w in doc_words if w.startswith(t)) if len(t) >= 4 else doc_words.count(t)
+            # A variant of the word (prefers ~ prefer) counts fully, a longer word it begins only partly.
+            tf = sum(1.0 if T.stem(w) == t else PREFIX_WEIGHT for w in doc_words if w.startswith(t)) \
+                if len(t) >= 4 else doc_words.count(t)
             if tf:
                 score += idf[t] * tf * (K1 + 1) / (tf + norm)
         if grams:
@@ -162,7 +165,8 @@ class MemoryIndex:
         """The rarer terms find the candidates: ranking every row that holds a word found in
         half the vault costs far more than it can add (such a word scores little anyway)."""
         present = sorted((t for t in terms if idf[t] < self._idf(0)), key=lambda t: -idf[t])
-        rare = [t for t in present if idf[t] >= self._idf(int(len(self.memories) * SEED_MAX_SHARE))]
+        common_df = max(CANDIDATES, int(len(self.memories) * SEED_MAX_SHARE))
+        rare = [t for t in present if idf[t] >= self._idf(common_df)]
         return (rare or present[:1])[:SEED_TERMS]
 
     def _idf(self, df: int) -> float:

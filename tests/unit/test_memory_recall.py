@@ -1,0 +1,153 @@
+"""Recall: bm25 ranking, threshold, CJK via trigrams, near-duplicates, at most 5, token
+cap, the injection block, and recall_for_send on the send path."""
+
+import threading
+import time
+
+import pytest
+
+from whiteboard.app import App
+from whiteboard.memory.inject import strip_blocks
+from whiteboard.memory.model import Memory, new_memory_id
+from whiteboard.memory.recall import RecallSettings, recall, recall_for_send
+from whiteboard.memory.service import MemoryService
+from whiteboard.memory.sites import SiteStore
+from whiteboard.tokens import TokenCounter
+
+TOKENS = TokenCounter().load_now()
+
+
+@pytest.fixture
+def service(tmp_path):
+    s = MemoryService(tmp_path / "data" / "memories.db", tmp_path / "config" / "secret.key",
+                      sites=SiteStore(tmp_path / "config"))
+    yield s
+    s.close()
+
+
+def put(service, *texts, type_="preference"):
+    now = time.time()
+    memories = [Memory(id=new_memory_id(), type=type_, text=t, created_at=now, updated_at=now) for t in texts]
+    service.store(memories)
+    return memories
+
+
+def texts(result):
+    return [m.text for m in result.memories]
+
+
+def test_best_match_first_and_unrelated_queries_get_nothing(service):
+    put(service, "Prefers coding in TypeScript", "Uses Claude Code and Cursor as development tools",
+        "Building a Chrome extension for note taking", "Lives in Berlin with two cats")
+    result = recall(service, TOKENS, "Which editor should I use for my Chrome extension? I use Cursor.")
+    assert texts(result)[0] in ("Building a Chrome extension for note taking",
+                                "Uses Claude Code and Cursor as development tools")
+    assert set(texts(result)) == {"Building a Chrome extension for note taking",
+                                  "Uses Claude Code and Cursor as development tools"}
+    assert recall(service, TOKENS, "What's the weather like in Paris tomorrow?").memories == ()
+    assert recall(service, TOKENS, "Can you please help me with this?").memories == ()
+
+
+def test_a_word_found_in_much_of_a_large_vault_is_not_enough(service):
+    now = time.time()
+    service.store([Memory(id=new_memory_id(), type="objective", text=f"Working on project {i} about item{i}",
+                          created_at=now, updated_at=now) for i in range(1500)])
+    put(service, "Prefers the Kotlin language")
+    assert recall(service, TOKENS, "the project").memories == ()
+    assert texts(recall(service, TOKENS, "project in kotlin"))[0] == "Prefers the Kotlin language"
+    assert texts(recall(service, TOKENS, "project item77"))[0] == "Working on project 77 about item77"
+
+
+def test_chinese_and_japanese_are_found_without_spaces(service):
+    put(service, "我喜欢喝乌龙茶", "我在北京做软件工程师", "東京に住んでいます", "Prefers green tea")
+    assert texts(recall(service, TOKENS, "推荐一些好喝的乌龙茶")) == ["我喜欢喝乌龙茶"]
+    assert texts(recall(service, TOKENS, "北京的天气怎么样")) == ["我在北京做软件工程师"]
+    assert texts(recall(service, TOKENS, "東京でおすすめのレストランは")) == ["東京に住んでいます"]
+
+
+def test_near_duplicates_are_shown_once(service):
+    put(service, "Prefers TypeScript for frontend work", "Prefers TypeScript for all frontend work",
+        "Uses TypeScript with React")
+    result = recall(service, TOKENS, "typescript frontend")
+    assert len(result.memories) == 2
+    assert "Uses TypeScript with React" in texts(result)
+
+
+def test_at_most_five(service):
+    put(service, *[f"Plays chess variant {name}" for name in
+                   ("blitz", "bullet", "rapid", "classical", "chess960", "crazyhouse", "atomic", "horde")])
+    assert len(recall(service, TOKENS, "chess openings").memories) == 5
+    assert len(recall(service, TOKENS, "chess openings", limit=2).memories) == 2
+
+
+def test_block_respects_the_token_cap(service):
+    long = "Prefers detailed answers about astronomy " + "with many long digressions about telescopes " * 30
+    put(service, long[:990], "Likes astronomy podcasts", "Owns an astronomy telescope")
+    settings = RecallSettings(token_cap=80)
+    result = recall(service, TOKENS, "astronomy telescope", settings=settings)
+    assert 0 < result.tokens <= 80 and TOKENS.count(result.block) == result.tokens
+    big = recall(service, TOKENS, "astronomy telescope", settings=RecallSettings(token_cap=2000))
+    assert len(big.memories) == 3 and big.tokens > 80
+
+
+def test_block_format_and_html_text_verbatim(service):
+    html = 'Prefers <b>bold</b> headings <img src=x onerror="alert(1)"> in notes'
+    put(service, html)
+    result = recall(service, TOKENS, "headings in my notes")
+    assert result.block.splitlines()[0] == "---"
+    assert result.block.splitlines()[1] == "[Whiteboard context · 1 memory]"
+    assert f"] {html}" in result.block
+    assert result.memories[0].text == html
+    assert strip_blocks("my question\n\n" + result.block) == "my question"
+
+
+def test_an_injected_block_in_the_draft_is_not_a_query(service):
+    put(service, "Prefers Haskell")
+    block = recall(service, TOKENS, "haskell").block
+    assert recall(service, TOKENS, "What time is it?\n\n" + block).memories == ()
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))
+    app = App(tokens=TOKENS)
+    yield app
+    app.stopping.set()
+    app.memory.close()
+
+
+def test_recall_for_send_only_on_opted_in_unpaused_sites(app):
+    app.memory.add("Prefers TypeScript", "preference")
+    draft = "How do I type a React prop in TypeScript?"
+    assert recall_for_send(app, "chatgpt.com", draft).block == ""
+    app.memory.sites.update("chatgpt.com", long_term=True)
+    assert texts(recall_for_send(app, "chatgpt.com", draft)) == ["Prefers TypeScript"]
+    app.memory.sites.update("chatgpt.com", paused=True)
+    assert recall_for_send(app, "chatgpt.com", draft).block == ""
+
+
+def test_usage_is_written_off_the_send_path(app):
+    memory, _ = app.memory.add("Prefers TypeScript", "preference")
+    app.memory.sites.update("claude.ai", long_term=True)
+    release = threading.Event()
+    write = app.memory.usage._write
+    app.memory.usage._write = lambda ids, when: (release.wait(10), write(ids, when))
+    started = time.perf_counter()
+    result = recall_for_send(app, "claude.ai", "typescript generics")
+    assert texts(result) == ["Prefers TypeScript"] and time.perf_counter() - started < 1.0
+    assert app.memory.get(memory.id).usage_count == 0  # not yet: the writer is held
+    release.set()
+    assert app.memory.usage.flush()
+    reopened = MemoryService(app.memory.vault_path, app.memory.key_path)
+    assert reopened.get(memory.id).usage_count == 1 and reopened.get(memory.id).last_used_at is not None
+
+
+def test_recall_for_send_never_raises(app, tmp_path):
+    app.memory.add("Prefers TypeScript", "preference")
+    app.memory.sites.update("claude.ai", long_term=True)
+    app.memory.close()
+    (tmp_path / "config" / "secret.key").write_bytes(b"\x00" * 32)
+    result = recall_for_send(app, "claude.ai", "typescript")
+    assert result.block == "" and "wrong key" in result.note
+    assert recall_for_send(app, "not a site!", "typescript").block == ""
