@@ -36,7 +36,7 @@ class Outcome:
 
 class ConversationExtractor:
     def __init__(self, service: MemoryService, sessions, model: Callable[[], Callable | None] | None = None,
-                 delay: float | None = None, clock=None, stop: threading.Event | None = None):
+                 delay: float | None = None, clock=None, stop: threading.Event | None = None, worker: bool = True):
         """model() gives the configured model's `complete` function or None (rules only)."""
         self.service = service
         self.sessions = sessions
@@ -45,7 +45,7 @@ class ConversationExtractor:
         self._lock = threading.Lock()
         kwargs = {"clock": clock} if clock is not None else {}
         self.scheduler = ExtractionScheduler(self._scheduled, delay if delay is not None else delay_from_env(),
-                                             stop=stop, **kwargs)
+                                             stop=stop, worker=worker, **kwargs)
 
     def note_message(self, key: str, site: str) -> None:
         """A message was captured: restart the quiet-time timer on an opted-in site."""

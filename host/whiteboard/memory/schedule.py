@@ -32,7 +32,9 @@ def delay_from_env() -> float:
 
 class ExtractionScheduler:
     def __init__(self, run: Callable[[str], None], delay: float = DEFAULT_DELAY,
-                 clock: Callable[[], float] = time.monotonic, stop: threading.Event | None = None):
+                 clock: Callable[[], float] = time.monotonic, stop: threading.Event | None = None,
+                 worker: bool = True):
+        """worker=False: no thread; the caller drives run_pending (with a fake clock, say)."""
         self._run = run
         self.delay = delay
         self._clock = clock
@@ -40,12 +42,13 @@ class ExtractionScheduler:
         self._last: dict[str, float] = {}
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._worker = worker
 
     def note(self, key: str) -> None:
         """A message arrived in this conversation: (re)start its quiet-time timer."""
         with self._cond:
             self._last[key] = self._clock()
-            if self._thread is None or not self._thread.is_alive():
+            if self._worker and (self._thread is None or not self._thread.is_alive()):
                 self._thread = threading.Thread(target=self._loop, name="memory-extract", daemon=True)
                 self._thread.start()
             self._cond.notify()
