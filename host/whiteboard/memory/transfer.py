@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from ..privacy import redact
 from ..protocol.errors import BadRequest
-from ..protocol.messages import describe_validation_error
 from . import text as T
 from .model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
 from .service import MemoryService
@@ -92,8 +91,10 @@ def parse(raw: dict) -> list[Memory]:
     try:
         doc = _Document.model_validate(raw)
     except ValidationError as exc:
-        first = describe_validation_error(exc).split(";")[0]
-        raise BadRequest(f"document.{first.strip()}" if not first.startswith("document") else first) from None
+        # The first problem, by its place in the document; never the offending value.
+        err = exc.errors(include_input=False, include_url=False, include_context=False)[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise BadRequest(f"document.{where}: {err['msg']}") from None
     now = time.time()
     out = []
     seen_ids: set[str] = set()

@@ -1,0 +1,193 @@
+"""memory.* and site.settings over real pipes to the real host process."""
+
+import sqlite3
+
+import pytest
+
+from support.host import HostProcess, isolated_env
+
+HTML = 'Prefers <b>bold</b> titles <img src=x onerror="alert(1)"> &amp; <script>alert(2)</script>'
+
+
+@pytest.fixture
+def env(tmp_path):
+    return isolated_env(tmp_path)
+
+
+def vault_path(tmp_path):
+    return tmp_path / "data" / "whiteboard" / "memories.db"
+
+
+def key_path(tmp_path):
+    return tmp_path / "config" / "whiteboard" / "secret.key"
+
+
+def ok(reply):
+    assert reply["ok"], reply
+    return reply
+
+
+def test_add_get_update_delete_and_html_comes_back_as_written(env):
+    with HostProcess(env=env) as host:
+        added = ok(host.request("memory.add", text=HTML, memory_type="preference", site="chatgpt.com",
+                                tags=["formatting"]))
+        assert added["created"] is True
+        again = ok(host.request("memory.add", text=HTML, memory_type="preference"))
+        assert again == {**again, "memory_id": added["memory_id"], "created": False}
+        memory = ok(host.request("memory.get", memory_id=added["memory_id"]))["memory"]
+        assert memory["text"] == HTML and memory["type"] == "preference" and memory["site"] == "chatgpt.com"
+        assert memory["tags"] == ["preference", "formatting"] and memory["usage_count"] == 0
+        recalled = ok(host.request("memory.recall", query="bold titles please"))
+        assert recalled["memories"][0]["text"] == HTML and f"] {HTML}" in recalled["block"]
+        assert recalled["tokens"] > 0 and recalled["method"] == "fts"
+        updated = ok(host.request("memory.update", memory_id=added["memory_id"], text="Prefers plain titles",
+                                  memory_type="preference"))["memory"]
+        assert updated["text"] == "Prefers plain titles" and updated["old_texts"][0]["text"] == HTML
+        assert ok(host.request("memory.delete", memory_id=added["memory_id"]))["deleted"] is True
+        gone = host.request("memory.get", memory_id=added["memory_id"])
+        assert gone["error"]["code"] == "not_found"
+        assert host.request("memory.delete", memory_id=added["memory_id"])["error"]["code"] == "not_found"
+
+
+def test_secrets_are_redacted_before_storing(env):
+    with HostProcess(env=env) as host:
+        added = ok(host.request("memory.add", text="Deploys with key sk-proj-abcdefghijklmnopqrstuvwx <private>"
+                                "my diary</private> daily", memory_type="skill"))
+        assert added["redacted"] == 2
+        text = ok(host.request("memory.get", memory_id=added["memory_id"]))["memory"]["text"]
+        assert "sk-proj" not in text and "diary" not in text and "[REDACTED]" in text
+        empty = host.request("memory.add", text="<private>only this</private>", memory_type="skill")
+        assert empty["error"]["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("fields, where", [
+    ({"text": "x", "memory_type": "opinion"}, "memory_type"),
+    ({"memory_type": "skill"}, "text"),
+    ({"text": "", "memory_type": "skill"}, "text"),
+    ({"text": "x" * 1001, "memory_type": "skill"}, "text"),
+    ({"text": "x", "memory_type": "skill", "site": "not a site"}, "site"),
+    ({"text": "x", "memory_type": "skill", "id_of_memory": 3}, "id_of_memory"),
+])
+def test_bad_requests_are_named_and_store_nothing(env, fields, where):
+    with HostProcess(env=env) as host:
+        reply = host.request("memory.add", **fields)
+        assert reply["error"]["code"] == "bad_request" and where in reply["error"]["message"]
+        assert ok(host.request("memory.list"))["total"] == 0
+
+
+def test_list_search_filter_and_paging(env):
+    with HostProcess(env=env) as host:
+        for i in range(12):
+            ok(host.request("memory.add", text=f"Plays board game number {i}", memory_type="preference",
+                            site="claude.ai" if i % 2 else "chatgpt.com"))
+        ok(host.request("memory.add", text="Speaks Portuguese", memory_type="skill"))
+        page = ok(host.request("memory.list", limit=5, offset=10))
+        assert page["total"] == 13 and len(page["memories"]) == 3
+        assert ok(host.request("memory.list", memory_type="skill"))["total"] == 1
+        assert ok(host.request("memory.list", site="claude.ai"))["total"] == 6
+        found = ok(host.request("memory.list", query="portuguese"))
+        assert [m["text"] for m in found["memories"]] == ["Speaks Portuguese"]
+        assert host.request("memory.list", limit=1000)["error"]["code"] == "bad_request"
+
+
+def test_site_settings_default_off_and_persist(env):
+    with HostProcess(env=env) as host:
+        assert ok(host.request("site.settings", site="claude.ai")) == \
+            {"id": 1, "ok": True, "site": "claude.ai", "long_term": False, "paused": False}
+        ok(host.request("site.settings", site="Claude.AI", long_term=True))
+        ok(host.request("site.settings", site="claude.ai", paused=True))
+        assert host.request("site.settings", site="bad site")["error"]["code"] == "bad_request"
+    with HostProcess(env=env) as host:
+        reply = ok(host.request("site.settings", site="claude.ai"))
+        assert reply["long_term"] is True and reply["paused"] is True
+
+
+def test_extract_from_a_captured_conversation(env):
+    with HostProcess(env=env) as host:
+        ok(host.request("session.add", key="claude.ai:3", role="user",
+                        content="I live in Lisbon and I prefer short answers. Can you fix this code?"))
+        refused = host.request("memory.extract", key="claude.ai:3", manual=True)
+        assert refused["error"]["code"] == "forbidden"
+        ok(host.request("site.settings", site="claude.ai", long_term=True))
+        got = ok(host.request("memory.extract", key="claude.ai:3", manual=True))
+        assert (got["added"], got["updated"], got["method"]) == (2, 0, "rules")
+        assert {m["text"] for m in got["memories"]} == {"Lives in Lisbon", "Prefers short answers"}
+        assert all(m["site"] == "claude.ai" for m in got["memories"])
+        again = ok(host.request("memory.extract", key="claude.ai:3", manual=True))
+        assert (again["added"], again["unchanged"]) == (0, 2)
+        assert host.request("memory.extract", key="claude.ai:99")["error"]["code"] == "not_found"
+
+
+def test_export_import_roundtrip_and_all_or_nothing(env):
+    with HostProcess(env=env) as host:
+        ids = [ok(host.request("memory.add", text=f"Collects stamps from country {i}", memory_type="preference"))
+               ["memory_id"] for i in range(3)]
+        ok(host.request("memory.update", memory_id=ids[0], text="Collects coins"))
+        exported = ok(host.request("memory.export"))
+        assert exported["total"] == 3 and exported["next_offset"] is None
+        document = exported["document"]
+        assert ok(host.request("memory.wipe", confirm=True))["deleted"] == 3
+        bad = {**document, "memories": [*document["memories"], {"type": "skill", "text": ""}]}
+        reply = host.request("memory.import", document=bad)
+        assert reply["error"]["code"] == "bad_request" and "memories.3.text" in reply["error"]["message"]
+        assert host.request("memory.import", document={"memories": []})["error"]["code"] == "bad_request"
+        assert ok(host.request("memory.list"))["total"] == 0  # nothing half-imported
+        imported = ok(host.request("memory.import", document=document))
+        assert (imported["added"], imported["updated"], imported["unchanged"]) == (3, 0, 0)
+        restored = ok(host.request("memory.get", memory_id=ids[0]))["memory"]
+        assert restored["text"] == "Collects coins" and restored["old_texts"][0]["text"].startswith("Collects stamps")
+        assert ok(host.request("memory.import", document=document))["unchanged"] == 3
+
+
+def test_restart_keeps_every_memory(env):
+    with HostProcess(env=env) as host:
+        ids = [ok(host.request("memory.add", text=f"Fact number {i} about kites", memory_type="context"))["memory_id"]
+               for i in range(40)]
+        for memory_id in ids[:5]:
+            ok(host.request("memory.update", memory_id=memory_id, text=f"Edited {memory_id}"))
+        for memory_id in ids[-5:]:
+            ok(host.request("memory.delete", memory_id=memory_id))
+        before = ok(host.request("memory.list", limit=200))["memories"]
+    with HostProcess(env=env) as host:
+        after = ok(host.request("memory.list", limit=200))["memories"]
+        assert after == before and len(after) == 35
+        assert ok(host.request("memory.get", memory_id=ids[0]))["memory"]["old_texts"][0]["text"] == \
+            "Fact number 0 about kites"
+
+
+def test_wrong_key_is_reported_and_the_host_serves_on(env, tmp_path):
+    with HostProcess(env=env) as host:
+        ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))
+    good = key_path(tmp_path).read_bytes()
+    key_path(tmp_path).write_bytes(bytes(32))
+    with HostProcess(env=env) as host:
+        for request in ("memory.list", "memory.recall"):
+            reply = host.request(request, **({"query": "tea"} if request == "memory.recall" else {}))
+            assert reply["error"]["code"] == "unavailable" and "wrong key" in reply["error"]["message"]
+        assert ok(host.request("session.add", key="claude.ai:1", role="user", content="hello"))["count"] == 1
+        assert ok(host.request("ping"))
+        key_path(tmp_path).write_bytes(good)  # restored: no restart needed
+        assert [m["text"] for m in ok(host.request("memory.list"))["memories"]] == ["Prefers tea"]
+
+
+def test_tampered_row_is_named_and_left_alone(env, tmp_path):
+    with HostProcess(env=env) as host:
+        bad = ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))["memory_id"]
+        ok(host.request("memory.add", text="Lives in Oslo", memory_type="context"))
+    conn = sqlite3.connect(vault_path(tmp_path))
+    blob = bytearray(conn.execute("SELECT content FROM memories WHERE id = ?", (bad,)).fetchone()[0])
+    blob[-1] ^= 0xFF
+    conn.execute("UPDATE memories SET content = ? WHERE id = ?", (bytes(blob), bad))
+    conn.commit()
+    conn.close()
+    with HostProcess(env=env) as host:
+        listed = ok(host.request("memory.list"))
+        assert [m["text"] for m in listed["memories"]] == ["Lives in Oslo"]
+        assert [d["memory_id"] for d in listed["damaged"]] == [bad]
+        for request, extra in (("memory.get", {}), ("memory.update", {"text": "Prefers coffee"})):
+            reply = host.request(request, memory_id=bad, **extra)
+            assert reply["error"]["code"] == "unavailable" and bad in reply["error"]["message"]
+        assert [d["memory_id"] for d in ok(host.request("memory.export"))["damaged"]] == [bad]
+    stored = sqlite3.connect(vault_path(tmp_path)).execute("SELECT content FROM memories WHERE id = ?",
+                                                             (bad,)).fetchone()[0]
+    assert stored == bytes(blob)
