@@ -41,23 +41,24 @@ def chromium_path() -> str:
     return CHROMIUM
 
 
-def prepare_profile(root: Path) -> tuple[Path, dict[str, str]]:
-    """A fresh profile with the host registered, and an environment that keeps every
-    file the browser and host write inside `root`."""
+def prepare_profile(root: Path, register: bool = True) -> tuple[Path, dict[str, str]]:
+    """A fresh profile with the host registered (unless `register` is false), and an
+    environment that keeps every file the browser and host write inside `root`."""
     profile = root / "profile"
     home = root / "home"
     for d in (profile, home, root / "wb-config", root / "wb-data", root / "tmp"):
         d.mkdir(parents=True, exist_ok=True)
     host_env = {"WHITEBOARD_CONFIG_DIR": str(root / "wb-config"), "WHITEBOARD_DATA_DIR": str(root / "wb-data")}
-    register_for_profile(profile, EXTENSION_ID, env=host_env)
+    if register:
+        register_for_profile(profile, EXTENSION_ID, env=host_env)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("WHITEBOARD_", "XDG_"))}
     env.update(HOME=str(home), TMPDIR=str(root / "tmp"), XDG_CONFIG_HOME=str(home / ".config"),
                XDG_CACHE_HOME=str(home / ".cache"))
     return profile, env
 
 
-def launch(playwright, root: Path, headless: bool = True):
-    profile, env = prepare_profile(root)
+def launch(playwright, root: Path, headless: bool = True, register: bool = True):
+    profile, env = prepare_profile(root, register)
     context = playwright.chromium.launch_persistent_context(
         str(profile), executable_path=chromium_path(), headless=headless, args=CHROMIUM_ARGS, env=env,
         viewport={"width": 1280, "height": 860})
@@ -96,7 +97,7 @@ def install_routes(context) -> None:
     def article(route, request):
         route.fulfill(body=ARTICLE, content_type="text/html; charset=utf-8")
 
-    context.route("**/*", lambda route: route.abort())
+    context.route(lambda url: url.startswith(("http:", "https:", "ws:", "wss:")), lambda route: route.abort())
     context.route("https://news.example/**", article)
     context.route("https://chatgpt.com/**", chat)
     context.route("https://claude.ai/**", chat)

@@ -49,6 +49,8 @@
     if (!last) return hide();
     pending = text.slice(0, MAX_CHARS);
     const { host } = ensureUi();
+    // Above Whiteboard's own panel (and anything the page added since): last in the body.
+    if (host.parentElement && host !== host.parentElement.lastElementChild) host.parentElement.append(host);
     place(host, { left: Math.max(4, Math.min(last.right + 6, innerWidth - 150)),
                   top: Math.max(4, Math.min(last.bottom + 6, innerHeight - 40)) });
     host.hidden = false;

@@ -1,0 +1,83 @@
+"""Turn capture, tab lifecycle and isolation from page scripts (DESIGN §4, §8)."""
+
+import time
+
+import pytest
+
+from harness import EXTENSION_ID, open_chat, session_key, session_messages, sim, type_draft, wait_for
+
+PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
+
+
+def send(page, site, text):
+    n = len(sim(page, "window.__sim.sent"))
+    type_draft(page, site, text)
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sim(page, "window.__sim.sent")) == n + 1, what="the send")
+
+
+@pytest.mark.parametrize("site", ["chatgpt", "claude"])
+def test_reply_is_captured_once_and_only_after_streaming_ends(browser, page, site):
+    open_chat(page, site, PAGES[site], replyMs=1500)
+    key = session_key(browser.context, page)
+    send(page, site, "Tell me about fish")
+    replies = lambda: [m["content"] for m in session_messages(browser.context, key)  # noqa: E731
+                       if m["role"] == "assistant" and m["content"].startswith("Simulated reply")]
+    wait_for(lambda: sim(page, "window.__sim.streaming"), what="the reply to start streaming")
+    while sim(page, "window.__sim.streaming"):
+        assert replies() == [], "a reply was captured mid-stream"
+        time.sleep(0.1)
+    [full] = [r["text"] for r in sim(page, "window.__sim.replies")]
+    assert wait_for(lambda: replies(), timeout=3, what="the finished reply") == [full]
+    time.sleep(0.8)  # later page activity must not record it again
+    assert replies() == [full]
+    roles = [m["role"] for m in session_messages(browser.context, key) if m["source"] == "chat"]
+    assert roles == ["user", "assistant", "user", "assistant", "user", "assistant"]
+
+
+def test_closing_the_tab_clears_its_session(browser, page):
+    open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+    key = session_key(browser.context, page)
+    send(page, "chatgpt", "Remember this")
+    assert session_messages(browser.context, key)
+    page.close()
+    wait_for(lambda: session_messages(browser.context, key) == [], what="the session to be cleared")
+    assert key not in [s["key"] for s in browser.request({"type": "session.list"})["sessions"]]
+
+
+def test_moving_to_another_domain_clears_the_session_and_staying_keeps_it(browser, page):
+    open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+    key = session_key(browser.context, page)
+    send(page, "chatgpt", "Remember this too")
+    open_chat(page, "chatgpt", "rse__chatgpt-dom-2question-ans-pairs_2026-03", reply="none")
+    time.sleep(0.5)
+    assert any(m["content"] == "Remember this too" for m in session_messages(browser.context, key))
+    page.goto("https://news.example/kyoto")
+    wait_for(lambda: session_messages(browser.context, key) == [], what="the session to be cleared")
+
+
+def test_a_page_script_cannot_reach_the_worker_or_the_host(browser, page):
+    open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+    key = session_key(browser.context, page)
+    send(page, "chatgpt", "Keep me")
+    before = browser.request({"type": "session.list"})["sessions"]
+    attempts = page.evaluate("""async (id) => {
+        const clear = {kind: 'host', message: {type: 'session.clear_all'}};
+        const out = {whiteboardGlobal: typeof window.Whiteboard, runtime: typeof (window.chrome && chrome.runtime)};
+        try {
+            out.sendMessage = await chrome.runtime.sendMessage(id, clear);
+        } catch (e) { out.sendMessage = 'error: ' + e.message; }
+        try {
+            const port = chrome.runtime.connect(id, {name: 'whiteboard-stream'});
+            port.postMessage({message: {type: 'session.clear_all'}});
+            out.connect = 'connected';
+        } catch (e) { out.connect = 'error: ' + e.message; }
+        window.postMessage(clear, '*');
+        document.dispatchEvent(new CustomEvent('whiteboard', {detail: clear}));
+        await new Promise((r) => setTimeout(r, 500));
+        return out;
+    }""", EXTENSION_ID)
+    assert attempts["whiteboardGlobal"] == "undefined"  # content scripts' world is not the page's
+    assert attempts["sendMessage"].startswith("error") and attempts["connect"].startswith("error"), attempts
+    assert browser.request({"type": "session.list"})["sessions"] == before
+    assert any(m["content"] == "Keep me" for m in session_messages(browser.context, key))
