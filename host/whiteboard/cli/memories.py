@@ -1,0 +1,173 @@
+"""`whiteboard memories`: the long-term memory vault from the command line.
+
+Works on the vault file directly; a running host notices the changes before its next
+recall (docs/memory.md). Texts are privacy-filtered here as on the wire.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from contextlib import contextmanager
+
+import click
+
+from ..memory import transfer
+from ..memory.model import MEMORY_TYPES, Memory
+from ..memory.service import MemoryService
+from ..privacy import redact
+from ..protocol.errors import WhiteboardError
+from . import main
+
+PROGRESS_FROM = 200  # imports at least this long show a progress bar
+
+
+@contextmanager
+def vault_service():
+    service = MemoryService()
+    try:
+        yield service
+    except WhiteboardError as exc:
+        raise click.ClickException(exc.message) from None
+    finally:
+        service.close()
+
+
+def line(m: Memory) -> str:
+    month = time.strftime("%Y-%m", time.localtime(m.updated_at))
+    site = f"  ({m.site})" if m.site else ""
+    return f"{m.id}  {m.type:<10}  {month}  {' '.join(m.text.split())}{site}"
+
+
+def as_json(memories: list[Memory]) -> str:
+    return json.dumps([transfer.entry(m) for m in memories], ensure_ascii=False, indent=2)
+
+
+@main.group("memories")
+def memories_group() -> None:
+    """Long-term memories: list, search, show, edit, delete, export, import, wipe."""
+
+
+@memories_group.command("list")
+@click.option("--type", "type_", type=click.Choice(MEMORY_TYPES), help="Only memories of this type.")
+@click.option("--site", help="Only memories from this site, e.g. claude.ai.")
+@click.option("--json", "json_out", is_flag=True, help="Print JSON instead of lines.")
+def list_cmd(type_: str | None, site: str | None, json_out: bool) -> None:
+    """Every memory, newest first."""
+    with vault_service() as service:
+        memories = service.list(type_, site)
+        damaged = service.damaged_rows()
+    click.echo(as_json(memories) if json_out else "\n".join(line(m) for m in memories) or "No memories.")
+    for d in damaged:
+        click.echo(f"warning: memory {d.memory_id} cannot be read: {d.problem}", err=True)
+
+
+@memories_group.command("search")
+@click.argument("query")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--json", "json_out", is_flag=True, help="Print JSON instead of lines.")
+def search_cmd(query: str, limit: int, json_out: bool) -> None:
+    """Memories matching QUERY, best first (full-text, as recall ranks them)."""
+    with vault_service() as service:
+        service.ready()
+        found = [h.memory for h in service.index.search(query, limit=limit)]
+    click.echo(as_json(found) if json_out else "\n".join(line(m) for m in found) or "Nothing found.")
+
+
+@memories_group.command("show")
+@click.argument("memory_id")
+def show_cmd(memory_id: str) -> None:
+    """One memory with all its fields and earlier texts."""
+    with vault_service() as service:
+        m = service.get(memory_id)
+    stamp = lambda t: time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) if t else "never"  # noqa: E731
+    click.echo(f"id:          {m.id}\ntype:        {m.type}\ntext:        {m.text}\n"
+               f"tags:        {', '.join(m.tags) or '-'}\nkeywords:    {', '.join(m.keywords) or '-'}\n"
+               f"confidence:  {m.confidence:.2f}\nsite:        {m.site or '-'}\ncreated:     {stamp(m.created_at)}\n"
+               f"updated:     {stamp(m.updated_at)}\nused:        {m.usage_count} times, last {stamp(m.last_used_at)}")
+    for old in m.old_texts:
+        click.echo(f"earlier ({stamp(old.replaced_at)}): {old.text}")
+
+
+@memories_group.command("edit")
+@click.argument("memory_id")
+@click.argument("text", required=False)
+@click.option("--type", "type_", type=click.Choice(MEMORY_TYPES), help="Change the type too.")
+def edit_cmd(memory_id: str, text: str | None, type_: str | None) -> None:
+    """Give a memory new TEXT (or edit it in $EDITOR); the old text is kept for undo."""
+    with vault_service() as service:
+        if text is None and type_ is None:
+            edited = click.edit(service.get(memory_id).text)
+            if edited is None:
+                click.echo("Unchanged.")
+                return
+            text = edited.strip()
+        updated = service.update(memory_id, redact(text).text if text is not None else None, type=type_)
+    click.echo(line(updated))
+
+
+@memories_group.command("delete")
+@click.argument("memory_id")
+@click.option("--yes", is_flag=True, help="Do not ask.")
+def delete_cmd(memory_id: str, yes: bool) -> None:
+    """Delete one memory."""
+    with vault_service() as service:
+        memory = service.get(memory_id) if not yes else None
+        if memory is not None:
+            click.confirm(f"Delete {line(memory)}?", abort=True)
+        service.delete(memory_id)
+    click.echo(f"Deleted {memory_id}.")
+
+
+@memories_group.command("export")
+@click.argument("path", default="-", type=click.Path(dir_okay=False, allow_dash=True))
+def export_cmd(path: str) -> None:
+    """Write every memory as JSON to PATH (standard output by default), mode 0600."""
+    with vault_service() as service:
+        memories = sorted(service.list(), key=lambda m: (m.created_at, m.id))
+        damaged = service.damaged_rows()
+    text = json.dumps(transfer.document(memories), ensure_ascii=False, indent=2) + "\n"
+    if path == "-":
+        click.echo(text, nl=False)
+    else:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        click.echo(f"Exported {len(memories)} memories to {path}.", err=True)
+    for d in damaged:
+        click.echo(f"warning: memory {d.memory_id} was not exported: {d.problem}", err=True)
+
+
+@memories_group.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+def import_cmd(path: str) -> None:
+    """Read memories from a JSON export (all or nothing: a bad entry stops it before any is stored)."""
+    try:
+        if path == "-":
+            raw = json.load(sys.stdin)
+        else:
+            with open(path, encoding="utf-8") as f:
+                raw = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise click.ClickException(f"{path} is not a JSON file ({type(exc).__name__})") from None
+    from tqdm import tqdm
+
+    with vault_service() as service:
+        memories = transfer.parse(raw)
+        with tqdm(total=len(memories), unit="memory", disable=len(memories) < PROGRESS_FROM,
+                  file=sys.stderr) as bar:
+            added, updated, unchanged = transfer.import_memories(service, memories, progress=bar.update)
+    click.echo(f"Imported: {added} added, {updated} updated, {unchanged} unchanged.")
+
+
+@memories_group.command("wipe")
+@click.option("--yes", is_flag=True, help="Do not ask.")
+def wipe_cmd(yes: bool) -> None:
+    """Delete every memory."""
+    with vault_service() as service:
+        if not yes:
+            click.confirm(f"Delete all {len(service.list())} memories? This cannot be undone", abort=True)
+        deleted = service.wipe()
+    click.echo(f"Deleted {deleted} memories.")

@@ -1,0 +1,100 @@
+"""`whiteboard memories ...` on the vault file, as a user runs it."""
+
+import json
+import os
+import stat
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from whiteboard.cli import main
+from whiteboard.memory.model import Memory, new_memory_id
+from whiteboard.memory.service import MemoryService
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch):
+    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))
+    runner = CliRunner()
+
+    def run(*args, input=None):
+        return runner.invoke(main, ["memories", *args], input=input, catch_exceptions=False)
+
+    return run
+
+
+def seed(*texts):
+    service = MemoryService()
+    ids = [service.add(t, "preference", site="claude.ai")[0].id for t in texts]
+    service.close()
+    return ids
+
+
+def test_list_search_show(cli):
+    a, b = seed("Prefers TypeScript", "Drinks oolong tea")
+    listed = cli("list")
+    assert listed.exit_code == 0 and a in listed.output and "Drinks oolong tea" in listed.output
+    assert [m["text"] for m in json.loads(cli("list", "--json").output)] == ["Drinks oolong tea", "Prefers TypeScript"]
+    found = cli("search", "oolong")
+    assert b in found.output and a not in found.output
+    shown = cli("show", a)
+    assert "text:        Prefers TypeScript" in shown.output and "site:        claude.ai" in shown.output
+    missing = cli("show", "mem_0000000000000000")
+    assert missing.exit_code == 1 and "no memory mem_0000000000000000" in missing.output
+
+
+def test_edit_keeps_old_text_and_delete_asks(cli):
+    [a] = seed("Prefers TypeScript")
+    assert cli("edit", a, "Prefers Rust", "--type", "skill").exit_code == 0
+    shown = cli("show", a).output
+    assert "text:        Prefers Rust" in shown and "type:        skill" in shown
+    assert "earlier" in shown and "Prefers TypeScript" in shown
+    refused = cli("delete", a, input="n\n")
+    assert refused.exit_code == 1 and a in cli("list").output
+    assert cli("delete", a, input="y\n").exit_code == 0
+    assert cli("list").output.strip() == "No memories."
+
+
+def test_export_import_roundtrip_with_progress_bar(cli, tmp_path):
+    service = MemoryService()
+    now = time.time()
+    service.store([Memory(new_memory_id(), "context", f"Visited city number {i}", now, now) for i in range(450)])
+    service.close()
+    out = tmp_path / "export.json"
+    assert cli("export", str(out)).exit_code == 0
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+    assert len(json.loads(out.read_text())["memories"]) == 450
+    assert cli("wipe", "--yes").output.strip() == "Deleted 450 memories."
+    result = CliRunner().invoke(main, ["memories", "import", str(out)])
+    assert result.exit_code == 0 and "450 added" in result.output
+    assert "450/450" in result.stderr  # tqdm's bar
+    assert "450 unchanged" in cli("import", str(out)).output
+
+
+def test_bad_import_stores_nothing(cli, tmp_path):
+    seed("Prefers TypeScript")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "whiteboard.memories", "version": 1,
+                               "memories": [{"type": "skill", "text": "Fine"}, {"type": "mood", "text": "x"}]}))
+    result = cli("import", str(bad))
+    assert result.exit_code == 1 and "document.memories.1.type" in result.output
+    (tmp_path / "junk.json").write_text("{not json")
+    assert cli("import", str(tmp_path / "junk.json")).exit_code == 1
+    assert len(json.loads(cli("list", "--json").output)) == 1
+
+
+def test_wipe_asks_first(cli):
+    seed("Prefers TypeScript", "Drinks tea")
+    assert cli("wipe", input="n\n").exit_code == 1
+    assert len(json.loads(cli("list", "--json").output)) == 2
+    assert "Deleted 2 memories." in cli("wipe", input="y\n").output
+    assert cli("list").output.strip() == "No memories."
+
+
+def test_wrong_key_is_a_clear_error(cli, tmp_path):
+    seed("Prefers TypeScript")
+    (tmp_path / "config" / "secret.key").write_bytes(bytes(32))
+    result = cli("list")
+    assert result.exit_code == 1 and "wrong key" in result.output
