@@ -26,18 +26,16 @@ import sys
 import tempfile
 import threading
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import platformdirs
 
 from ..actions import HANDLERS
-from ..app import App
+from ..app import App, RequestContext
 from ..config import APP_NAME
-from ..protocol.errors import BadRequest, Forbidden, TooLarge, WhiteboardError
+from ..protocol.errors import BadRequest, Forbidden, Internal, TooLarge, WhiteboardError
 from ..protocol.framing import HEADER, OversizeFrame, ShortRead, decode_body, read_frame
 from ..protocol.messages import parse_request
-from .loop import Server
 
 log = logging.getLogger("whiteboard.control")
 
@@ -47,7 +45,7 @@ MAX_REPLY = 64 * 1024 * 1024  # no browser in between: only a sanity cap
 MAX_CONNECTIONS = 4
 IDLE_SECONDS = 60.0
 SOCKET_GLOB = "host-*.sock"
-_MAX_SOCKET_PATH = 100  # sun_path holds 104 bytes on macOS, 108 on Linux
+_MAX_SOCKET_PATH = 103  # sun_path holds 104 bytes with its NUL on macOS, 108 on Linux
 
 
 def runtime_dir() -> Path:
@@ -57,8 +55,9 @@ def runtime_dir() -> Path:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when it falls back; the fallback is fine
         path = Path(platformdirs.user_runtime_dir(APP_NAME, ensure_exists=False))
-    if len(str(path / f"host-{2 ** 22}.sock")) > _MAX_SOCKET_PATH:
-        path = Path(tempfile.gettempdir()) / f"{APP_NAME}-{os.getuid()}"
+    if len(os.fsencode(path / f"host-{2 ** 22}.sock")) > _MAX_SOCKET_PATH:  # 2**22: Linux's largest pid
+        # TMPDIR read now: tempfile caches its answer for the process's life.
+        path = Path(os.environ.get("TMPDIR") or tempfile.gettempdir()) / f"{APP_NAME}-{os.getuid()}"
     return path
 
 
@@ -120,18 +119,24 @@ class _SocketWriter:
                 pass
 
 
-class ControlConnection(Server):
-    """One client: the dispatch loop's rules (one reply per request) behind the allowlist."""
+class ControlConnection:
+    """One client: the dispatch loop's rules (one reply per request, typed errors) behind the allowlist.
+
+    Requests run inline on the connection's thread and are never registered in
+    app.inflight, whose ids are the browser's.
+    """
 
     def __init__(self, app: App, rfile, wfile):
-        super().__init__(app, rfile, _SocketWriter(wfile))
+        self.app = app
+        self.rfile = rfile
+        self.writer = _SocketWriter(wfile)
 
     def serve(self) -> None:
         while not self.app.stopping.is_set():
             try:
-                body = read_frame(self.stdin, REQUEST_CAP)
+                body = read_frame(self.rfile, REQUEST_CAP)
             except OversizeFrame as exc:
-                self._send_error(None, TooLarge(str(exc)))
+                self._error(None, TooLarge(str(exc)))
                 continue
             except (ShortRead, OSError):
                 break
@@ -143,26 +148,50 @@ class ControlConnection(Server):
         try:
             raw = decode_body(body)
         except WhiteboardError as exc:
-            self._send_error(None, exc)
+            self._error(None, exc)
             return
         if not isinstance(raw, dict):
-            self._send_error(None, BadRequest("a message must be a JSON object"))
+            self._error(None, BadRequest("a message must be a JSON object"))
             return
         request_id = raw.get("id")
         if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
-            self._send_error(None, BadRequest("id: must be an integer or a string"))
+            self._error(None, BadRequest("id: must be an integer or a string"))
             return
         if raw.get("type") not in ALLOWED:
-            self._send_error(request_id, Forbidden(
-                f"the control socket serves only {', '.join(sorted(ALLOWED))}"))
+            self._error(request_id, Forbidden(f"the control socket serves only {', '.join(sorted(ALLOWED))}"))
             return
         try:
             request = parse_request(raw)
         except WhiteboardError as exc:
-            self._send_error(request_id, exc)
+            self._error(request_id, exc)
             return
-        # Inline on this connection's thread: never registered in app.inflight, whose ids are the browser's.
-        self.run(replace(HANDLERS[request.type], blocking=False), request)
+        self._run(request)
+
+    def _run(self, request) -> None:
+        ctx = RequestContext(self.app, request.id, self._event)
+        try:
+            reply = HANDLERS[request.type].handler(request, ctx)
+            message = {"id": request.id, "ok": True, **reply.model_dump(mode="json", by_alias=True)}
+        except WhiteboardError as exc:
+            self._error(request.id, exc)
+            return
+        except Exception as exc:  # noqa: BLE001 - a failing request never takes the host down
+            log.error("control %s raised %s", request.type, type(exc).__name__)  # never the message: content
+            self._error(request.id, Internal(f"{request.type} failed ({type(exc).__name__}); see the host log"))
+            return
+        try:
+            self.writer.write(message)
+        except TooLarge as exc:
+            self._error(request.id, exc)
+
+    def _event(self, event: dict) -> None:
+        try:
+            self.writer.write(event)
+        except TooLarge:
+            log.warning("dropped an oversize %s event", event.get("event"))
+
+    def _error(self, request_id, error: WhiteboardError) -> None:
+        self.writer.write({"id": request_id, "ok": False, "error": error.to_wire()})
 
 
 class ControlSocket:
