@@ -37,6 +37,13 @@ export class Router {
     this.port = port; // NativePort
     this.tabs = tabs; // TabSessions
     this.pages = pages; // PageStatus
+    this.settings = null; // cached: vetting is on every send's path
+    settingsStore.onChange((settings) => { this.settings = settings; });
+  }
+
+  async currentSettings() {
+    if (!this.settings) this.settings = await settingsStore.load();
+    return this.settings;
   }
 
   // The message a sender may send to the host, or a failure reply saying why not.
@@ -48,7 +55,7 @@ export class Router {
     const rule = CONTENT_SCRIPT_TYPES[message.type];
     if (!rule) return { reply: failure("forbidden", `${message.type} is not available to web pages`) };
     const hostname = new URL(sender.url).hostname;
-    const settings = await settingsStore.load();
+    const settings = await this.currentSettings();
     if (settingsStore.isPaused(settings, hostname)) {
       return { reply: failure("forbidden", "Whiteboard is paused on this site") };
     }

@@ -134,3 +134,20 @@ def test_selection_holding_html_is_inserted_as_plain_text(browser, page):
     turn = page.locator("[data-message-author-role=user]").last
     assert markup in turn.inner_text() and turn.locator("img, b").count() == 0
     assert page.evaluate("() => window.__pwned") is None
+
+
+def test_a_new_conversation_in_the_same_tab_gets_the_earlier_one_as_background(browser, page):
+    open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+    type_draft(page, "chatgpt", "We are planning a trip to Lisbon")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the send")
+    assert sent(page)[0]["text"] == "We are planning a trip to Lisbon"  # same conversation: nothing added
+    # "New chat" in the same tab: a page with the composer and no turns.
+    open_chat(page, "chatgpt", "gte__chatgpt_project_page_2025-12-23", reply="none")
+    type_draft(page, "chatgpt", "Suggest day trips")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the send on the new page")
+    text = sent(page)[0]["text"]
+    assert text.startswith("Suggest day trips\n\n---\n[Whiteboard background · earlier in this tab]\n")
+    assert "planning a trip to Lisbon" in text and text.count("Suggest day trips") == 1
+    assert strip_blocks(text) == "Suggest day trips"

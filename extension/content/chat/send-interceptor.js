@@ -18,7 +18,6 @@
       this.prepare = prepare;
       this.busy = false; // a send is being prepared: further send gestures are swallowed
       this.replaying = false; // our own replay of the gesture: let it through
-      this.lastSend = null; // {draft, reply, ms} of the last intercepted send (timing, tests)
     }
 
     install() {
@@ -61,20 +60,18 @@
     }
 
     async send(editor, draft, trigger) {
-      const started = performance.now();
       let reply = null;
       try {
-        reply = await this.prepare(draft, started + SEND_TIMEOUT_MS);
+        reply = await this.prepare(draft, performance.now() + SEND_TIMEOUT_MS);
       } catch {
         reply = null; // whatever went wrong, the draft still goes
       }
       if (reply && reply.ok && reply.injected && editor.isConnected) {
         if (!replaceText(editor, reply.text)) replaceText(editor, draft); // never send a mangled draft
         // Let the editor (ProseMirror, React) take in the new text before the site reads it.
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await nextTask();
       }
       this.replay(trigger, editor);
-      this.lastSend = { ms: performance.now() - started, ok: Boolean(reply && reply.ok), injected: Boolean(reply && reply.injected) };
     }
 
     // The same gesture again, once, for the site to handle as its own.
@@ -105,6 +102,16 @@
         this.replaying = false;
       }
     }
+  }
+
+  // A new task (after pending microtasks such as MutationObserver callbacks), without
+  // the clamping setTimeout may add.
+  function nextTask() {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
   }
 
   function swallow(e) {

@@ -1,0 +1,106 @@
+"""Send latency in real Chromium (issue 3): Enter key -> the message the site receives.
+
+Run: python tests/bench/run.py send   (or this file; --sends N, default 60)
+
+Real Chromium (headless), the real extension and the real host, on the saved ChatGPT
+page with the in-page simulator. t0 is the trusted Enter keydown as a page listener
+registered before the extension's sees it; t1 is when the simulated site's send handler
+runs with the (possibly rewritten) text. Cases: the extension paused on the site (the
+baseline: no interception), a plain send (one chat.prepare_send round trip, nothing
+injected), and a send with a captured selection (round trip + the text replaced through
+the editor + the replay). Sends are 400 ms apart, as a person's are at least, so the
+turn capture that follows each send is not on the next one's path. Target: p95 < 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+import harness  # noqa: E402
+
+# Registered before the extension's listener (checked below), so it sees every real Enter.
+ENTER_CLOCK = """
+window.__enters = [];
+addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && e.isTrusted) window.__enters.push(performance.now());
+}, true);
+"""
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def set_paused(context, paused: bool) -> None:
+    harness.service_worker(context).evaluate(
+        """async (paused) => {
+            const {settings} = await chrome.storage.local.get('settings');
+            const next = {...(settings || {}), paused: paused ? {'chatgpt.com': true} : {}};
+            await chrome.storage.local.set({settings: next});
+        }""", paused)
+
+
+def run_case(context, page, key: str, sends: int, selection: bool) -> list[float]:
+    times = []
+    for i in range(sends):
+        if selection:
+            reply = harness.host_request(context, {"type": "session.add", "key": key, "role": "user",
+                                                   "source": "selection", "content": f"Passage {i} about Kyoto."})
+            assert reply["ok"], reply
+        before, enters = page.evaluate("() => [window.__sim.sent.length, window.__enters.length]")
+        harness.type_draft(page, "chatgpt", f"Message number {i}")
+        page.keyboard.press("Enter")
+        harness.wait_for(lambda: page.evaluate("() => window.__sim.sent.length") == before + 1, timeout=5,
+                         interval=0.005, what="the send")
+        seen, enter, sent = page.evaluate("() => [window.__enters.length, window.__enters.at(-1), window.__sim.sent.at(-1)]")
+        assert seen == enters + 1, "the Enter clock did not see this key press"
+        assert ("[Whiteboard selection" in sent["text"]) is selection
+        times.append(sent["at"] - enter)
+        page.wait_for_timeout(400)
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sends", type=int, default=60)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="wb-bench-send-") as tmp, sync_playwright() as p:
+        context = harness.launch(p, Path(tmp))
+        try:
+            harness.wait_connected(context)
+            page = context.new_page()
+            page.add_init_script(ENTER_CLOCK)
+            harness.open_chat(page, "chatgpt", "acb__chatgpt_2026-04-13", reply="none")
+            key = harness.session_key(context, page)
+            run_case(context, page, key, 5, selection=False)  # warm up: first attach, JIT, tokenizer
+            set_paused(context, True)
+            page.wait_for_timeout(200)
+            rows = [("paused on the site (no interception)", run_case(context, page, key, args.sends, False))]
+            set_paused(context, False)
+            page.wait_for_timeout(200)
+            rows.append(("plain send (prepare_send, nothing injected)", run_case(context, page, key, args.sends, False)))
+            rows.append(("send with a selection injected", run_case(context, page, key, args.sends, True)))
+        finally:
+            context.close()
+    print(f"Enter -> message sent, headless Chromium, {args.sends} sends per case\n")
+    print("| case | sends | p50 ms | p95 ms | max ms |")
+    print("|---|---|---|---|---|")
+    for name, times in rows:
+        print(f"| {name} | {len(times)} | {statistics.median(times):.1f} | {percentile(times, 95):.1f} | "
+              f"{max(times):.1f} |")
+    worst = max(percentile(t, 95) for _, t in rows[1:])
+    print(f"\ntarget p95 < 50 ms: {'met' if worst < 50 else 'NOT met'} (worst p95 {worst:.1f} ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
