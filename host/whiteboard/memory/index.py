@@ -82,7 +82,7 @@ class MemoryIndex:
                 body = _body(m)
                 self.memories[m.id] = m
                 self._rowid[m.id], self._by_rowid[rowid] = rowid, m.id
-                length = max(1, len(T.words(body)) + sum(len(r) for r in T.cjk_runs(body)))
+                length = max(1, T.length(body))
                 self._lengths[m.id] = length
                 self._total_length += length
                 word_rows.append((rowid, body))

@@ -32,6 +32,8 @@ _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", 
 
 def fold(text: str) -> str:
     """Lowercase with accents removed (é -> e), as FTS5's remove_diacritics does."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
@@ -39,6 +41,14 @@ def fold(text: str) -> str:
 def words(text: str) -> list[str]:
     """Non-CJK word tokens, folded."""
     return [w for w in _WORD.findall(_CJK.sub(" ", fold(text)))]
+
+
+def length(text: str) -> int:
+    """Words plus CJK characters: a document's length for BM25 (no folding needed to count)."""
+    if text.isascii():
+        return len(text.split())
+    runs = _CJK.findall(text)
+    return len(_WORD.findall(_CJK.sub(" ", text) if runs else text)) + sum(len(r) for r in runs)
 
 
 def stem(word: str) -> str:
@@ -59,7 +69,7 @@ def content_terms(text: str) -> list[str]:
 
 
 def cjk_runs(text: str) -> list[str]:
-    return _CJK.findall(text)
+    return [] if text.isascii() else _CJK.findall(text)
 
 
 def cjk_grams(text: str) -> list[str]:
