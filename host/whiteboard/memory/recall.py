@@ -59,7 +59,10 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     ranked = [h.memory for h in hits]
     method, note = "fts", None
     semantic = service.semantic
-    if semantic is not None and semantic.covers(list(service.index.memories.values())):
+    if semantic is not None:
+        with service.index.lock:  # a snapshot: another thread may be adding memories
+            current = list(service.index.memories.values())
+    if semantic is not None and semantic.covers(current):
         from .embed import EmbedFailed
 
         try:

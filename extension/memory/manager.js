@@ -1,0 +1,163 @@
+// The memory manager: search, edit, delete, export, import and wipe long-term memories.
+// Everything goes to the host through the service worker ({kind: "host"}). Memory text
+// is only ever set as textContent / value: a memory holding HTML shows as text.
+const $ = (id) => document.getElementById(id);
+const PAGE = 50;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+let offset = 0;
+let total = 0;
+
+async function host(message, timeoutMs = 5000) {
+  const reply = await chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
+  if (!reply || !reply.ok) {
+    const error = (reply && reply.error) || { message: "no answer from the Whiteboard host" };
+    throw new Error(error.message);
+  }
+  return reply;
+}
+
+function say(text, isError = false) {
+  $("status").textContent = text;
+  $("status").className = isError ? "error" : "";
+}
+
+function when(seconds) {
+  const d = new Date(seconds * 1000);
+  return `${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
+}
+
+function row(memory) {
+  const item = $("row").content.firstElementChild.cloneNode(true);
+  const q = (sel) => item.querySelector(sel);
+  q(".type").textContent = memory.type;
+  q(".when").textContent = when(memory.updated_at);
+  q(".site").textContent = memory.site ? `from ${memory.site}` : "";
+  q(".used").textContent = memory.usage_count ? `used ${memory.usage_count}×` : "";
+  q(".text").textContent = memory.text;
+  const edit = q(".edit");
+  const area = edit.querySelector("textarea");
+  q(".do-edit").addEventListener("click", () => {
+    area.value = memory.text;
+    edit.hidden = false;
+    area.focus();
+  });
+  q(".cancel").addEventListener("click", () => { edit.hidden = true; });
+  q(".save").addEventListener("click", () => act(async () => {
+    await host({ type: "memory.update", memory_id: memory.memory_id, text: area.value });
+    say("Saved. The earlier text is kept under “Earlier texts”.");
+  }));
+  q(".do-history").addEventListener("click", () => act(async () => {
+    const { memory: full } = await host({ type: "memory.get", memory_id: memory.memory_id });
+    const list = q(".history");
+    list.replaceChildren(...(full.old_texts.length ? full.old_texts : [null]).map((old) => {
+      const li = document.createElement("li");
+      li.textContent = old ? `${old.text} (until ${when(old.replaced_at)})` : "No earlier texts.";
+      return li;
+    }));
+    list.hidden = !list.hidden;
+  }, false));
+  q(".do-delete").addEventListener("click", () => {
+    if (!confirm(`Delete this memory?\n\n${memory.text}`)) return;
+    act(async () => {
+      await host({ type: "memory.delete", memory_id: memory.memory_id });
+      say("Deleted.");
+    });
+  });
+  return item;
+}
+
+async function refresh() {
+  const query = $("query").value.trim();
+  const message = { type: "memory.list", offset, limit: PAGE };
+  if (query) message.query = query;
+  if ($("type").value) message.memory_type = $("type").value;
+  const reply = await host(message);
+  total = reply.total;
+  $("list").replaceChildren(...reply.memories.map(row));
+  if (!reply.memories.length) {
+    const empty = document.createElement("li");
+    empty.textContent = query ? "Nothing matches." : "No memories yet.";
+    $("list").append(empty);
+  }
+  $("damaged").replaceChildren(...reply.damaged.map((d) => {
+    const li = document.createElement("li");
+    li.textContent = `Memory ${d.memory_id} cannot be read: ${d.problem}`;
+    return li;
+  }));
+  $("page").textContent = total ? `${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}` : "";
+  $("prev").disabled = offset === 0;
+  $("next").disabled = offset + PAGE >= total;
+}
+
+// Run an action, then show the list as it now is; errors are shown, never thrown away.
+async function act(fn, reload = true) {
+  try {
+    await fn();
+    if (reload) await refresh();
+  } catch (err) {
+    say(err.message, true);
+  }
+}
+
+async function exportAll() {
+  const memories = [];
+  let document_ = null;
+  let next = 0;
+  while (next !== null) {
+    const reply = await host({ type: "memory.export", offset: next }, 30000);
+    document_ = reply.document;
+    memories.push(...reply.document.memories);
+    next = reply.next_offset;
+  }
+  const blob = new Blob([JSON.stringify({ ...document_, memories }, null, 2)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `whiteboard-memories-${new Date().toISOString().slice(0, 10)}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  say(`Exported ${memories.length} memories.`);
+}
+
+async function importFile(file) {
+  let document_;
+  try {
+    document_ = JSON.parse(await file.text());
+  } catch {
+    throw new Error(`${file.name} is not a JSON file`);
+  }
+  const r = await host({ type: "memory.import", document: document_ }, 60000);
+  say(`Imported: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged.`);
+}
+
+let searchTimer = null;
+$("query").addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => { offset = 0; act(refresh, false); }, 200);
+});
+$("type").addEventListener("change", () => { offset = 0; act(refresh, false); });
+$("prev").addEventListener("click", () => { offset = Math.max(0, offset - PAGE); act(refresh, false); });
+$("next").addEventListener("click", () => { offset += PAGE; act(refresh, false); });
+$("export").addEventListener("click", () => act(exportAll, false));
+$("import").addEventListener("change", (event) => {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (file) act(() => importFile(file));
+});
+$("wipe").addEventListener("click", () => {
+  const answer = prompt(`Delete all ${total} memories? This cannot be undone. Type DELETE to confirm.`);
+  if (answer !== "DELETE") return;
+  act(async () => {
+    const r = await host({ type: "memory.wipe", confirm: true }, 30000);
+    say(`Deleted ${r.deleted} memories.`);
+  });
+});
+$("add").addEventListener("submit", (event) => {
+  event.preventDefault();
+  act(async () => {
+    const r = await host({ type: "memory.add", text: $("add-text").value, memory_type: $("add-type").value });
+    $("add-text").value = "";
+    say(r.created ? "Added." : "That memory was already kept.");
+  });
+});
+
+act(refresh, false);

@@ -1,0 +1,68 @@
+"""The memory manager page (extension/memory/) in real Chromium with the real host:
+search, edit (old text kept), delete, export, import, wipe; memory HTML shows as text."""
+
+import json
+
+from harness import wait_for
+from whiteboard.config import EXTENSION_ID
+
+URL = f"chrome-extension://{EXTENSION_ID}/memory/manager.html"
+HTML = 'Prefers <b>bold</b> titles <img src=x onerror="window.__pwned=1">'
+
+
+def texts(page):
+    return page.locator("#list .memory .text").all_inner_texts()
+
+
+def test_manage_memories(browser, tmp_path):
+    assert browser.request({"type": "memory.wipe", "confirm": True})["ok"]
+    for text, kind in ((HTML, "preference"), ("Lives in Lisbon", "context"), ("Speaks Portuguese", "skill")):
+        assert browser.request({"type": "memory.add", "text": text, "memory_type": kind})["ok"]
+    page = browser.context.new_page()
+    page.goto(URL)
+    wait_for(lambda: len(texts(page)) == 3, what="three memories listed")
+    assert HTML in texts(page)
+    assert page.locator("#list img, #list b").count() == 0 and page.evaluate("window.__pwned") is None
+
+    page.locator("#query").fill("portuguese")
+    wait_for(lambda: texts(page) == ["Speaks Portuguese"], what="search result")
+    page.locator("#query").fill("")
+    wait_for(lambda: len(texts(page)) == 3, what="full list again")
+
+    row = page.locator("#list .memory", has_text="Lives in Lisbon")
+    row.locator(".do-edit").click()
+    row.locator("textarea").fill("Lives in Porto")
+    row.locator(".save").click()
+    wait_for(lambda: "Lives in Porto" in texts(page), what="edited text")
+    row = page.locator("#list .memory", has_text="Lives in Porto")
+    row.locator(".do-history").click()
+    wait_for(lambda: "Lives in Lisbon" in row.locator(".history").inner_text(), what="old text shown")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#list .memory", has_text="Speaks Portuguese").locator(".do-delete").click()
+    wait_for(lambda: len(texts(page)) == 2, what="deleted")
+
+    with page.expect_download() as download:
+        page.locator("#export").click()
+    exported = json.loads(open(download.value.path()).read())
+    assert exported["format"] == "whiteboard.memories"
+    assert sorted(m["text"] for m in exported["memories"]) == sorted([HTML, "Lives in Porto"])
+
+    upload = tmp_path / "more.json"
+    upload.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": [
+        {"type": "objective", "text": "Training for a marathon"}, {"type": "preference", "text": HTML}]}))
+    page.locator("#import").set_input_files(str(upload))
+    wait_for(lambda: "1 added" in page.locator("#status").inner_text(), what="import result")
+    wait_for(lambda: len(texts(page)) == 3, what="imported memory listed")
+
+    upload.write_text(json.dumps({"format": "whiteboard.memories", "version": 1,
+                                  "memories": [{"type": "mood", "text": "x"}]}))
+    page.locator("#import").set_input_files(str(upload))
+    wait_for(lambda: "memories.0.type" in page.locator("#status").inner_text(), what="import error shown")
+    assert len(texts(page)) == 3
+
+    page.once("dialog", lambda dialog: dialog.accept("DELETE"))
+    page.locator("#wipe").click()
+    wait_for(lambda: "Deleted 3 memories." in page.locator("#status").inner_text(), what="wiped")
+    assert texts(page) == []
+    page.close()
