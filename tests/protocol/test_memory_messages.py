@@ -1,6 +1,8 @@
 """memory.* and site.settings over real pipes to the real host process."""
 
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -191,3 +193,21 @@ def test_tampered_row_is_named_and_left_alone(env, tmp_path):
     stored = sqlite3.connect(vault_path(tmp_path)).execute("SELECT content FROM memories WHERE id = ?",
                                                              (bad,)).fetchone()[0]
     assert stored == bytes(blob)
+
+
+def test_cli_edits_while_the_host_runs_are_seen_at_the_next_recall(env):
+    def cli(*args):
+        return subprocess.run([sys.executable, "-c", "from whiteboard.cli import main; main()", "memories", *args],
+                              env=env, input="", capture_output=True, text=True, timeout=60)
+
+    with HostProcess(env=env) as host:
+        memory_id = ok(host.request("memory.add", text="Prefers Python", memory_type="preference"))["memory_id"]
+        assert [m["text"] for m in ok(host.request("memory.recall", query="python"))["memories"]] == ["Prefers Python"]
+        edited = cli("edit", memory_id, "Prefers Python and Elixir")
+        assert edited.returncode == 0, edited.stderr
+        assert cli("import", "-").returncode == 1  # empty input: an error, nothing stored
+        recalled = ok(host.request("memory.recall", query="elixir"))["memories"]
+        assert [m["text"] for m in recalled] == ["Prefers Python and Elixir"]
+        assert cli("delete", memory_id, "--yes").returncode == 0
+        assert ok(host.request("memory.recall", query="python"))["memories"] == []
+        assert ok(host.request("memory.list"))["total"] == 0
