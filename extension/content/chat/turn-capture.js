@@ -6,6 +6,10 @@
   const W = (globalThis.Whiteboard ??= {});
   if (W.TurnCapture) return;
   const QUIET_MS = 300; // the page must be still this long after streaming ends
+  // A long conversation sends its first turn (the session's seed) and its latest ones:
+  // the host keeps 50 messages per session, so more would only be dropped there.
+  const MAX_TURNS = 100;
+  const MAX_CHARS = 100000; // per turn, so one request stays far below the host's frame cap
 
   class TurnCapture {
     constructor(adapter) {
@@ -41,8 +45,9 @@
       const fresh = this.adapter.turns().filter((t) => !this.captured.has(t.el) && t.text.trim());
       if (!fresh.length) return true;
       for (const t of fresh) this.captured.add(t.el); // claimed now, so overlapping syncs never repeat a turn
-      const reply = await W.host.request({ type: "chat.attach", site: this.adapter.site,
-                                           turns: fresh.map((t) => ({ role: t.role, content: t.text })) }, { timeoutMs });
+      const batch = fresh.length > MAX_TURNS ? [fresh[0], ...fresh.slice(1 - MAX_TURNS)] : fresh;
+      const turns = batch.map((t) => ({ role: t.role, content: t.text.slice(0, MAX_CHARS) }));
+      const reply = await W.host.request({ type: "chat.attach", site: this.adapter.site, turns }, { timeoutMs });
       if (!reply.ok) for (const t of fresh) this.captured.delete(t.el); // try again with the next sync
       return reply.ok;
     }
