@@ -134,16 +134,22 @@ class Vault:
 
     def load(self, ids: Iterable[str] | None = None) -> tuple[list[Memory], list[Damaged]]:
         """Decrypt rows (all, or the given ids). Rows that fail are reported, not skipped."""
+        return self.decode(self.rows(ids))
+
+    def rows(self, ids: Iterable[str] | None = None) -> list[tuple]:
+        """The raw rows, still encrypted (decode them with `decode`, in chunks if need be)."""
         with self.lock:
             if ids is None:
-                rows = self._conn.execute(f"SELECT {_COLUMNS} FROM memories ORDER BY created_at, id").fetchall()
-            else:
-                rows = []
-                ids = list(ids)
-                for i in range(0, len(ids), 500):
-                    chunk = ids[i:i + 500]
-                    rows += self._conn.execute(f"SELECT {_COLUMNS} FROM memories WHERE id IN "
-                                               f"({','.join('?' * len(chunk))})", chunk).fetchall()
+                return self._conn.execute(f"SELECT {_COLUMNS} FROM memories").fetchall()
+            rows = []
+            ids = list(ids)
+            for i in range(0, len(ids), 500):
+                chunk = ids[i:i + 500]
+                rows += self._conn.execute(f"SELECT {_COLUMNS} FROM memories WHERE id IN "
+                                           f"({','.join('?' * len(chunk))})", chunk).fetchall()
+            return rows
+
+    def decode(self, rows: list[tuple]) -> tuple[list[Memory], list[Damaged]]:
         memories, damaged = [], []
         for row in rows:
             try:
