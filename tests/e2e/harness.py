@@ -71,7 +71,7 @@ def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
     if query.get("sim", ["1"])[0] == "0":
         return html
     attrs = f'data-site="{site}"'
-    for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms")):
+    for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms"), ("chunks", "data-chunks")):
         if key in query:
             attrs += f' {attr}="{query[key][0]}"'
     tag = f'<script src="/__whiteboard_sim.js" {attrs}></script>'

@@ -18,7 +18,9 @@ def send(page, site, text):
 
 @pytest.mark.parametrize("site", ["chatgpt", "claude"])
 def test_reply_is_captured_once_and_only_after_streaming_ends(browser, page, site):
-    open_chat(page, site, PAGES[site], replyMs=1500)
+    # Three chunks 800 ms apart: the page falls quiet mid-stream for longer than the
+    # capture's settle time, so only the streaming indicator can hold the capture back.
+    open_chat(page, site, PAGES[site], replyMs=2400, chunks=3)
     key = session_key(browser.context, page)
     send(page, site, "Tell me about fish")
     replies = lambda: [m["content"] for m in session_messages(browser.context, key)  # noqa: E731

@@ -8,7 +8,8 @@
 (() => {
   const script = document.currentScript;
   const site = script.dataset.site;
-  const config = { replyMs: Number(script.dataset.replyMs || 900), chunks: 12, reply: script.dataset.reply || "echo" };
+  const config = { replyMs: Number(script.dataset.replyMs || 900), chunks: Number(script.dataset.chunks || 12),
+                   reply: script.dataset.reply || "echo" };
   const sim = { site, sent: [], replies: [], streaming: false, config };
   window.__sim = sim;
   sim.configure = (options) => Object.assign(config, options);
