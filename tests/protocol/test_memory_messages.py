@@ -54,10 +54,11 @@ def test_add_get_update_delete_and_html_comes_back_as_written(env):
 def test_secrets_are_redacted_before_storing(env):
     with HostProcess(env=env) as host:
         added = ok(host.request("memory.add", text="Deploys with key sk-proj-abcdefghijklmnopqrstuvwx <private>"
-                                "my diary</private> daily", memory_type="skill"))
+                                "my diary</private> daily", memory_type="skill", tags=["me@example.com", "ops"]))
         assert added["redacted"] == 2
-        text = ok(host.request("memory.get", memory_id=added["memory_id"]))["memory"]["text"]
-        assert "sk-proj" not in text and "diary" not in text and "[REDACTED]" in text
+        memory = ok(host.request("memory.get", memory_id=added["memory_id"]))["memory"]
+        assert "sk-proj" not in memory["text"] and "diary" not in memory["text"] and "[REDACTED]" in memory["text"]
+        assert memory["tags"] == ["skill", "[REDACTED]", "ops"]
         empty = host.request("memory.add", text="<private>only this</private>", memory_type="skill")
         assert empty["error"]["code"] == "bad_request"
 

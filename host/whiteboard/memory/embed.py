@@ -55,7 +55,13 @@ def config_from_env(env: Mapping[str, str] | None = None) -> EmbedConfig | None:
     if not base_url:
         log.warning("%s is set but no embeddings base URL is known: semantic search is off", ENV_MODEL)
         return None
-    timeout = float(env.get(ENV_TIMEOUT) or 0.5)
+    try:
+        timeout = float(env.get(ENV_TIMEOUT) or 0.5)
+    except ValueError:
+        timeout = -1.0
+    if not 0 < timeout <= 60:
+        log.warning("%s must be seconds between 0 and 60; using 0.5", ENV_TIMEOUT)
+        timeout = 0.5
     return EmbedConfig(base_url.rstrip("/"), model, api_key, query_timeout=timeout)
 
 

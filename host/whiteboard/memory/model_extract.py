@@ -13,10 +13,10 @@ import re
 import threading
 from typing import Callable
 
-from ..privacy import redact
 from .candidate import Candidate
 from .extract import Thresholds, finish, user_statements
 from .model import MEMORY_TYPES
+from .service import clean_words
 
 MESSAGE_CHARS = 1500
 SYSTEM = (
@@ -56,8 +56,8 @@ def parse_answer(answer: str) -> list[Candidate]:
             confidence = min(1.0, max(0.0, float(item.get("confidence", 0.7))))
         except (TypeError, ValueError):
             confidence = 0.7
-        words = [redact(str(w)).text.strip()[:40] for w in item.get("keywords") or [] if isinstance(w, (str, int))]
-        tags = [str(t).strip()[:30] for t in item.get("tags") or [] if isinstance(t, str)]
+        words = clean_words(str(w)[:40] for w in item.get("keywords") or [] if isinstance(w, (str, int)))
+        tags = clean_words(t[:30] for t in item.get("tags") or [] if isinstance(t, str))
         found.append(Candidate(item["type"], item["text"].strip(), confidence, tags=tags[:3],
                                keywords=[w for w in words if w][:12]))
     return found

@@ -23,7 +23,7 @@ from ..privacy import redact
 from ..protocol.errors import BadRequest
 from . import text as T
 from .model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
-from .service import MemoryService
+from .service import MemoryService, clean_words
 
 FORMAT, VERSION = "whiteboard.memories", 1
 PAGE_BYTES = 900_000  # a host -> browser message is at most 1 MiB
@@ -109,7 +109,8 @@ def parse(raw: dict) -> list[Memory]:
         old = [OldText(t, o.replaced_at) for o in e.old_texts if (t := redact(o.text).text.strip())]
         out.append(Memory(id=e.memory_id or new_memory_id(), type=e.type, text=text,
                           created_at=e.created_at or now, updated_at=e.updated_at or e.created_at or now,
-                          tags=e.tags, keywords=e.keywords or T.keywords(text), confidence=e.confidence,
+                          tags=clean_words(e.tags), keywords=clean_words(e.keywords) or T.keywords(text),
+                          confidence=e.confidence,
                           site=e.site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old))
     return out
 
