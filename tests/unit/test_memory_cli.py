@@ -51,6 +51,9 @@ def test_edit_keeps_old_text_and_delete_asks(cli):
     shown = cli("show", a).output
     assert "text:        Prefers Rust" in shown and "type:        skill" in shown
     assert "earlier" in shown and "Prefers TypeScript" in shown
+    assert cli("edit", a, "-", input="Prefers Zig\n").exit_code == 0
+    assert "text:        Prefers Zig" in cli("show", a).output
+    assert cli("edit", a).exit_code == 2  # nothing to change: a usage error
     refused = cli("delete", a, input="n\n")
     assert refused.exit_code == 1 and a in cli("list").output
     assert cli("delete", a, input="y\n").exit_code == 0

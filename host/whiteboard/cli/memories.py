@@ -96,14 +96,13 @@ def show_cmd(memory_id: str) -> None:
 @click.argument("text", required=False)
 @click.option("--type", "type_", type=click.Choice(MEMORY_TYPES), help="Change the type too.")
 def edit_cmd(memory_id: str, text: str | None, type_: str | None) -> None:
-    """Give a memory new TEXT (or edit it in $EDITOR); the old text is kept for undo."""
+    """Give a memory new TEXT ("-" reads it from standard input); the old text is kept
+    for undo. (No $EDITOR: an editor's temporary file would hold the text on disk.)"""
+    if text is None and type_ is None:
+        raise click.UsageError("give the new TEXT, --type, or both")
+    if text == "-":
+        text = sys.stdin.read().strip()
     with vault_service() as service:
-        if text is None and type_ is None:
-            edited = click.edit(service.get(memory_id).text)
-            if edited is None:
-                click.echo("Unchanged.")
-                return
-            text = edited.strip()
         updated = service.update(memory_id, redact(text).text if text is not None else None, type=type_)
     click.echo(line(updated))
 
