@@ -125,6 +125,15 @@ def test_budget_bounds_what_is_injected(host):
     assert reply["text"].endswith("\n---") and strip_blocks(reply["text"]) == "Too long?"
 
 
+def test_a_long_many_line_selection_is_cut_to_the_budget_not_dropped(host):
+    lines = "\n".join(f"line {i} of a long quoted listing" for i in range(400))
+    host.request("session.add", key=KEY, role="user", source="selection", content=lines)
+    reply = prepare(host, "Summarise", budget=150)
+    [part] = reply["parts"]
+    assert part["kind"] == "selection" and 100 < part["tokens"] <= 150
+    assert "> line 0 of a long quoted listing" in reply["text"] and "line 399" not in reply["text"]
+
+
 def test_a_body_line_of_dashes_cannot_end_the_block_early(host):
     host.request("session.add", key=KEY, role="user", content="Intro\n---\nafter the rule")
     reply = prepare(host, "Next topic", conversation_new=True)

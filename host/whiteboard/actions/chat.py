@@ -55,10 +55,15 @@ def selection_block(app, selections: list[str], budget: int) -> Block | None:
         if tokens.count(block) <= budget:
             kept = candidate
             continue
-        room = budget - tokens.count(_render_selections([*kept, ""]))
-        cut = tokens.truncate(text, room - 2) if room > 2 else ""
-        if cut and tokens.count(_render_selections([*kept, cut])) <= budget:
-            kept.append(cut)
+        # Cut to the room left; quoting adds a little per line, so shrink until it fits.
+        allowance = budget - tokens.count(_render_selections([*kept, ""])) - 2
+        while allowance > 0:
+            cut = tokens.truncate(text, allowance)
+            over = tokens.count(_render_selections([*kept, cut])) - budget if cut else 0
+            if cut and over <= 0:
+                kept.append(cut)
+                break
+            allowance -= max(over, 1)
         break
     if not kept:
         return None
