@@ -14,8 +14,9 @@ FOOTER = "(Background about me. Answer the question directly; use it only where 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 # From a line of three dashes opening a Whiteboard block to its closing dashes (or the end).
-_BLOCK = re.compile(r"\n*^---[ \t]*\n\[Whiteboard (?:context|selection|background)[^\n]*\].*?(?:^---[ \t]*$|\Z)\n?",
-                    re.MULTILINE | re.DOTALL)
+# Blank lines may sit between the dashes and the header: some sites render paragraphs so.
+_BLOCK = re.compile(r"\n*^---[ \t]*\n(?:[ \t]*\n)*\[Whiteboard (?:context|selection|background)[^\n]*\]"
+                    r".*?(?:^---[ \t]*$|\Z)\n?", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
