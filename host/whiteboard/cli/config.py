@@ -6,6 +6,7 @@ terminal), never from the command line where shell history and `ps` would keep i
 
 from __future__ import annotations
 
+import sys
 import time
 
 import click
@@ -78,10 +79,9 @@ def set_(preset, base_url, model, ask_key, clear_api_key, read_timeout, total_ti
 
 
 def _read_api_key() -> str:
-    stdin = click.get_text_stream("stdin")
-    if stdin.isatty():
+    if sys.stdin.isatty():
         return click.prompt("API key", hide_input=True)
-    return stdin.readline().strip()  # piped: `pass show openai | whiteboard config set --api-key`
+    return sys.stdin.readline().strip()  # piped: `pass show openai | whiteboard config set --api-key`
 
 
 @config_group.command("clear")
