@@ -5,7 +5,6 @@ import stat
 
 import pytest
 
-from whiteboard.llm import settings as settings_mod
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.presets import PRESETS
 from whiteboard.llm.settings import SettingsStore, resolve
@@ -76,10 +75,12 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path, monkeypat
     store.update(preset="openai")
     before = store.path.read_bytes()
 
-    def broken_dump(*args, **kwargs):
+    def disk_full(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(settings_mod.json, "dump", broken_dump)
+    import whiteboard.files
+
+    monkeypatch.setattr(whiteboard.files.os, "fsync", disk_full)
     with pytest.raises(OSError):
         store.update(model="gpt-4.1")
     assert store.path.read_bytes() == before

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .browsers import BROWSERS
 from .errors import InstallError
-from .files import remove_empty_dir
+from ..files import remove_empty_dir
 from .launcher import default_python, is_our_launcher, write_launcher
 from .locations import Target
 from .manifest import (ManifestError, build_manifest, is_ours, origin_for, origins_of, read_manifest,

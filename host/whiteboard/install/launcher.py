@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Mapping
 
-from .files import atomic_write
+from ..files import atomic_write
 
 MARKER = "Whiteboard native-messaging host launcher, written by the Whiteboard installer"
 HOST_MODULE = "whiteboard.server.main"

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from .. import HOST_NAME
-from .files import atomic_write
+from ..files import atomic_write
 
 DESCRIPTION = "Whiteboard: privacy-first memory for AI chats (local native host)"
 EXTENSION_ID_RE = re.compile(r"^[a-p]{32}$")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
@@ -19,6 +18,7 @@ from urllib.parse import urlsplit
 
 from .. import crypto
 from ..config import config_dir
+from ..files import atomic_write
 from ..protocol.errors import BadRequest, Unavailable
 from .endpoint import Endpoint, Timeouts
 from .presets import PRESETS
@@ -114,16 +114,7 @@ class SettingsStore:
 
     def save(self, settings: StoredSettings) -> None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".llm.", suffix=".tmp")  # mode 0600
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(asdict(settings), f, indent=2)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(self.path, json.dumps(asdict(settings), indent=2), 0o600)
 
     def update(self, *, preset: str | None = None, base_url: str | None = None, model: str | None = None,
                api_key: str | None = None, clear_api_key: bool = False, read_timeout: float | None = None,

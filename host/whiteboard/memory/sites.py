@@ -7,14 +7,13 @@ Kept in config_dir()/sites.json, written atomically (temp file, fsync, rename), 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import config_dir
+from ..files import atomic_write
 from ..protocol.errors import BadRequest, Unavailable
 
 SITES_FILE = "sites.json"
@@ -85,14 +84,5 @@ class SiteStore:
 
     def _save(self, data: dict) -> None:
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".sites.", suffix=".tmp")  # mode 0600
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=2, sort_keys=True)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write(self.path, json.dumps(data, indent=2, sort_keys=True), 0o600)
 

@@ -1,4 +1,4 @@
-"""Atomic file writes: a browser reading a manifest never sees half of one."""
+"""Atomic file writes: a reader (a browser, another host) never sees half a file."""
 
 from __future__ import annotations
 
