@@ -1,7 +1,6 @@
 """The real host process over real pipes: good frames, bad frames, lifecycle (DESIGN §2-3)."""
 
 import json
-import os
 import signal
 import struct
 import time
