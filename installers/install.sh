@@ -104,6 +104,11 @@ PIP=("$VENV/bin/python" -m pip --disable-pip-version-check install --quiet)
 "${PIP[@]}" --upgrade pip >"$LOG" 2>&1 || { cat "$LOG" >&2; fail "could not update pip (no network?)"; }
 "${PIP[@]}" -e "$REPO" >>"$LOG" 2>&1 || { cat "$LOG" >&2; fail "pip could not install Whiteboard (see above)"; }
 
+# The `whiteboard` command on PATH, the usual way for a tool in its own venv (like pipx).
+BIN_DIR="${WHITEBOARD_BIN_DIR:-$HOME/.local/bin}"
+mkdir -p "$BIN_DIR"
+ln -sf "$VENV/bin/whiteboard" "$BIN_DIR/whiteboard"
+
 # 3. Register with the browsers.
 REGISTERED=0
 if [ "$REGISTER" = 1 ]; then
@@ -128,8 +133,13 @@ Load the extension:
   2. Turn on "Developer mode" (top right)
   3. Click "Load unpacked" and choose: $REPO/extension
   4. The extension id shown must be: $EXTENSION_ID
-Check the connection any time: $VENV/bin/whiteboard doctor
+Check the connection any time: whiteboard doctor
+See it work in a throwaway browser profile: whiteboard demo
 EOF
+case ":$PATH:" in
+    *":$BIN_DIR:"*) ;;
+    *) say "(whiteboard is linked in $BIN_DIR, which is not on your PATH: add it, or run $VENV/bin/whiteboard)" ;;
+esac
 [ "$REGISTER" = 0 ] && say "Register the host when ready: $VENV/bin/whiteboard install"
 [ "$REGISTER" = 1 ] && [ "$REGISTERED" = 0 ] && exit 3
 exit 0

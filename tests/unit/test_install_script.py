@@ -60,7 +60,10 @@ def test_fresh_home_install_register_doctor_and_rerun(tmp_path):
     launcher = Path(json.loads(manifest.read_text())["path"])
     assert f"exec {venv}/bin/python -P -m whiteboard.server.main" in launcher.read_text()
 
-    doctor = subprocess.run([str(venv / "bin" / "whiteboard"), "doctor", "--browser", "chromium"],
+    linked = Path(env["HOME"], ".local", "bin", "whiteboard")
+    assert linked.resolve() == (venv / "bin" / "whiteboard").resolve()
+    assert "not on your PATH" in first.stdout  # the isolated PATH lacks ~/.local/bin
+    doctor = subprocess.run([str(linked), "doctor", "--browser", "chromium"],
                             capture_output=True, text=True, env={**env, "PATH": ""}, timeout=120)
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     assert "host answers ping through that path" in doctor.stdout
