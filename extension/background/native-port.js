@@ -118,12 +118,13 @@ export class NativePort {
 
   // Sends `message` (without id) and resolves with the host's reply, or with
   // {ok:false, error:{code:"unavailable"|"timeout"}}; it never rejects.
-  request(message, { timeoutMs = DEFAULT_TIMEOUT_MS, onEvent } = {}) {
+  // `onSent(id)` learns the request's id once it is sent (to cancel it later by `ref`).
+  request(message, { timeoutMs = DEFAULT_TIMEOUT_MS, onEvent, onSent } = {}) {
     if (!this.port) this.reconnectNow();
-    return this.send(message, { timeoutMs, onEvent });
+    return this.send(message, { timeoutMs, onEvent, onSent });
   }
 
-  send(message, { timeoutMs, onEvent }) {
+  send(message, { timeoutMs, onEvent, onSent }) {
     const id = this.nextId++;
     return new Promise((resolve) => {
       if (!this.port) {
@@ -139,6 +140,7 @@ export class NativePort {
       entry.arm();
       try {
         this.port.postMessage({ ...message, id });
+        onSent?.(id);
       } catch (err) {
         this.settle(id, entry, failure("unavailable", `could not reach the host: ${err && err.message || err}`));
       }

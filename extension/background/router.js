@@ -115,7 +115,9 @@ export class Router {
   }
 
   // chrome.runtime.onConnect "whiteboard-stream": post {message, timeoutMs}; every host
-  // event for that request, then its reply, come back on the port.
+  // event for that request, then its reply, come back on the port. Posting {cancel: true},
+  // or closing the port, sends the host `ask.cancel` for the request in flight (the sender
+  // never needs the host's request id, so a stop works before the first event too).
   onConnect(port) {
     if (port.name !== "whiteboard-stream") return;
     const kind = senderKind(port.sender);
@@ -124,15 +126,26 @@ export class Router {
       return;
     }
     let open = true;
-    port.onDisconnect.addListener(() => { open = false; });
+    let running = null; // the host's id for the request in flight
+    const cancel = () => {
+      if (running !== null) this.port.request({ type: "ask.cancel", ref: running }, { timeoutMs: 3000 });
+    };
+    port.onDisconnect.addListener(() => {
+      open = false;
+      cancel();
+    });
     const post = (msg) => { if (open) port.postMessage(msg); };
     port.onMessage.addListener(async (envelope) => {
+      if (envelope && envelope.cancel === true) return cancel();
       const { message, reply } = await this.vet(kind, port.sender, envelope && envelope.message);
       if (reply) {
         post(reply);
         return;
       }
-      post(await this.port.request(message, { timeoutMs: timeoutOf(envelope), onEvent: post }));
+      const answer = await this.port.request(message, { timeoutMs: timeoutOf(envelope), onEvent: post,
+                                                        onSent: (id) => { running = id; } });
+      running = null;
+      post(answer);
     });
   }
 }

@@ -26,8 +26,9 @@
   }
 
   // Streamed requests: `onEvent` gets each host event, the promise the final reply.
-  // `timeoutMs` is the longest silence allowed between two messages.
-  function stream(message, { timeoutMs = 30000, onEvent } = {}) {
+  // `timeoutMs` is the longest silence allowed between two messages. Aborting `signal`
+  // asks the worker to cancel the request (the host still sends its one reply).
+  function stream(message, { timeoutMs = 30000, onEvent, signal } = {}) {
     return new Promise((resolve) => {
       let port;
       try {
@@ -46,6 +47,9 @@
       });
       port.onDisconnect.addListener(() => resolve(failure("unavailable", "the extension closed the stream")));
       port.postMessage({ message, timeoutMs });
+      signal?.addEventListener("abort", () => {
+        try { port.postMessage({ cancel: true }); } catch { /* the stream has ended */ }
+      }, { once: true });
     });
   }
 
