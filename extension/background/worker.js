@@ -6,6 +6,7 @@ import "../shared/sites.js";
 import { NativePort } from "./native-port.js";
 import { PageStatus, Router } from "./router.js";
 import { TabSessions } from "./tab-sessions.js";
+import "./handoff.js";
 
 const port = new NativePort();
 const request = (message, options) => port.request(message, options);

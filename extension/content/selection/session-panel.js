@@ -1,6 +1,6 @@
 // The panel that shows what this tab's session holds: messages, a token meter and
-// whether anything was distilled. Opened by the capture button; the model's answer
-// to a question about a selection joins it in a later feature.
+// whether anything was distilled. Opened by the capture button. Features add their own
+// part with W.panel.extend({css, build() -> element, onShow({selection})}), e.g. ask-box.js.
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.panel) return;
@@ -27,10 +27,11 @@
   `;
   let ui = null;
   let parts = null;
+  const addons = [];
 
   function ensureUi() {
     if (ui) return;
-    ui = mount("whiteboard-panel", CSS);
+    ui = mount("whiteboard-panel", CSS + addons.map((a) => a.css || "").join(""));
     place(ui.host, { right: 16, bottom: 16 });
     parts = {
       notice: el("div", { class: "notice", role: "status" }),
@@ -41,7 +42,7 @@
     ui.root.append(el("div", { class: "panel" },
       el("header", {}, el("span", { text: "Whiteboard · this tab" }),
          el("button", { type: "button", title: "Close", text: "×", onclick: hide })),
-      parts.notice, parts.meter, el("div", { class: "bar" }, parts.fill), parts.list,
+      parts.notice, ...addons.map((a) => a.build()), parts.meter, el("div", { class: "bar" }, parts.fill), parts.list,
       el("footer", {}, el("button", { type: "button", text: "Clear this tab", onclick: clearTab }))));
   }
 
@@ -84,14 +85,20 @@
     await refresh();
   }
 
-  // show({notice} | {error}): open the panel with a message and the session's current state.
-  function show({ notice = "", error = "" } = {}) {
+  // show({notice} | {error}, selection?): open the panel with a message and the session's
+  // current state; `selection` is a selection just captured, for the addons.
+  function show({ notice = "", error = "", selection = "" } = {}) {
     ensureUi();
     setNotice(error || notice, Boolean(error));
     ui.host.hidden = false;
+    for (const addon of addons) addon.onShow?.({ selection });
     return refresh();
   }
 
+  function extend(addon) {
+    addons.push(addon);
+  }
+
   W.page.onChange(() => { if (W.page.paused) hide(); });
-  W.panel = Object.freeze({ show, hide, refresh });
+  W.panel = Object.freeze({ show, hide, refresh, extend });
 })();

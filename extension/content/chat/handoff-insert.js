@@ -1,0 +1,41 @@
+// The receiving end of "Continue in Claude / ChatGPT": when this tab was opened for a
+// handoff, the worker holds the note for it. Once the adapter finds the composer, the
+// note goes in through the editor's own input path (as typed text, never HTML) for the
+// user to read and send; nothing is sent from here.
+(() => {
+  const W = globalThis.Whiteboard;
+  const adapter = W.chat.adapterFor(location.hostname);
+  if (!adapter || W.handoffInsert) return;
+  W.handoffInsert = true;
+  const WAIT_MS = 15000; // single-page apps render their composer late
+
+  function composer() {
+    return new Promise((resolve) => {
+      const found = adapter.findEditor();
+      if (found) return resolve(found);
+      const observer = new MutationObserver(() => {
+        const editor = adapter.findEditor();
+        if (editor) {
+          observer.disconnect();
+          resolve(editor);
+        }
+      });
+      observer.observe(document.documentElement, { childList: true, subtree: true });
+      setTimeout(() => {
+        observer.disconnect();
+        resolve(null);
+      }, WAIT_MS);
+    });
+  }
+
+  async function insert() {
+    const editor = await composer();
+    if (!editor) return;
+    const reply = await W.host.notify({ kind: "handoff-take" });
+    if (!reply || !reply.ok || !reply.text) return;
+    W.editorInput.replaceText(editor, reply.text);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", insert, { once: true });
+  else insert();
+})();

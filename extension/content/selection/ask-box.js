@@ -1,0 +1,133 @@
+// The question box in the selection panel: ask the configured model about the selection
+// just captured and watch the answer stream in (ask.start over the whiteboard-stream port).
+// The first question about a fresh selection uses mode "new_selection" (the tab's earlier
+// context is background only) and names the selection; later questions in the panel are
+// "follow_up" (the model may refer to the exchange so far). Stop cancels the request.
+// Answers are appended as text nodes, never parsed as HTML.
+(() => {
+  const W = (globalThis.Whiteboard ??= {});
+  if (W.askBox) return;
+  const { el } = W.ui;
+  const SILENCE_MS = 90000; // longer than the host's own 60 s limit on a silent model
+
+  const CSS = `
+    .ask-box { display: flex; flex-direction: column; gap: 6px; padding: 8px 12px; border-bottom: 1px solid #e5e7eb; flex: none; }
+    .thread { max-height: 32vh; overflow-y: auto; display: flex; flex-direction: column; gap: 6px; }
+    .thread:empty { display: none; }
+    .question { align-self: flex-end; max-width: 90%; padding: 4px 8px; border-radius: 8px; background: #e0e7ff; color: #1e1b4b;
+                white-space: pre-wrap; overflow-wrap: anywhere; }
+    .answer { padding: 4px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .answer.streaming::after { content: "▍"; color: #10b981; }
+    .ask-status { color: #4b5563; font-size: 12px; }
+    .ask-status:empty { display: none; }
+    .ask-status.error { color: #991b1b; }
+    .ask-form { display: flex; gap: 6px; align-items: flex-end; }
+    textarea { flex: 1; resize: none; padding: 6px 8px; border: 1px solid #d1d5db; border-radius: 6px; color: #111827; background: #fff; }
+    .ask-form button, .options-link { padding: 6px 10px; border-radius: 6px; background: #1f2937; color: #f9fafb; }
+    .ask-form button.stop { background: #b91c1c; }
+    .ask-form button[hidden], .options-link[hidden] { display: none; }
+    .options-link { align-self: flex-start; background: #f3f4f6; color: #1f2937; }
+  `;
+  let parts = null;
+  let selection = ""; // the captured selection the next question is about
+  let fresh = false; // no question asked about it yet: the next one is "new_selection"
+  let running = null; // AbortController of the answer streaming in
+
+  function build() {
+    parts = {
+      thread: el("div", { class: "thread", "aria-live": "polite" }),
+      status: el("div", { class: "ask-status", role: "status" }),
+      options: el("button", { type: "button", class: "options-link", text: "Open Whiteboard options → Model", hidden: "",
+                              onclick: () => W.host.notify({ kind: "open-options" }) }),
+      input: el("textarea", { rows: "2", placeholder: "Ask about the selection…", "aria-label": "Question",
+                              onkeydown: onKey }),
+      ask: el("button", { type: "submit", class: "ask", text: "Ask" }),
+      stop: el("button", { type: "button", class: "stop", text: "Stop", hidden: "", onclick: stop }),
+    };
+    const form = el("form", { class: "ask-form", onsubmit: ask }, parts.input, parts.ask, parts.stop);
+    return el("section", { class: "ask-box" }, parts.thread, parts.status, parts.options, form);
+  }
+
+  // A new selection starts a new thread; reopening the panel without one keeps the thread.
+  function onShow({ selection: captured }) {
+    if (captured) {
+      running?.abort();
+      running = null;
+      setBusy(false);
+      selection = captured;
+      fresh = true;
+      parts.thread.replaceChildren();
+      setStatus("");
+    }
+    parts.input.focus();
+  }
+
+  function onKey(event) {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    event.preventDefault();
+    ask(event);
+  }
+
+  function setStatus(text, { error = false, options = false } = {}) {
+    parts.status.textContent = text;
+    parts.status.classList.toggle("error", error);
+    parts.options.hidden = !options;
+  }
+
+  function setBusy(busy) {
+    parts.ask.hidden = busy;
+    parts.stop.hidden = !busy;
+    parts.input.disabled = busy;
+  }
+
+  async function ask(event) {
+    event.preventDefault();
+    const question = parts.input.value.trim();
+    if (!question || running) return;
+    const mode = fresh ? "new_selection" : "follow_up";
+    const message = { type: "ask.start", question, mode, budget: W.page.settings.budget };
+    if (fresh && selection) message.selection = selection;
+    const turn = el("div", { class: "question", text: question });
+    const answer = el("div", { class: "answer streaming" });
+    parts.thread.append(turn, answer);
+    parts.input.value = "";
+    setStatus("Thinking…");
+    setBusy(true);
+    const controller = (running = new AbortController());
+    await W.page.engage();
+    const reply = await W.host.stream(message, {
+      timeoutMs: SILENCE_MS, signal: controller.signal,
+      onEvent: (msg) => {
+        if (msg.event !== "ask.delta" || typeof msg.text !== "string") return;
+        answer.append(msg.text); // a text node: markup in an answer stays text
+        parts.thread.scrollTop = parts.thread.scrollHeight;
+        if (!controller.signal.aborted) setStatus("Answering…");
+      },
+    });
+    if (running !== controller) return; // a new selection replaced this thread meanwhile
+    running = null;
+    setBusy(false);
+    answer.classList.remove("streaming");
+    if (!reply.ok) {
+      if (!answer.textContent) answer.remove();
+      parts.input.value = question; // nothing is lost: the question is back in the box
+      const aboutModel = reply.error.code === "unavailable" && /model/i.test(reply.error.message);
+      setStatus(reply.error.message, { error: true, options: aboutModel });
+      return;
+    }
+    answer.textContent = reply.answer; // the whole answer, as the host kept it
+    if (reply.answer) fresh = false; // the exchange joined the session: next is a follow-up
+    setStatus(reply.cancelled ? "Stopped." :
+      `Answered with ${reply.used_tokens} / ${reply.budget} tokens of this tab's context. Ask a follow-up below.`);
+    W.panel.refresh();
+  }
+
+  function stop() {
+    if (!running) return;
+    running.abort();
+    setStatus("Stopping…");
+  }
+
+  W.panel.extend({ css: CSS, build, onShow });
+  W.askBox = Object.freeze({ stop });
+})();
