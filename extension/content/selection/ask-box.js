@@ -39,7 +39,7 @@
       status: el("div", { class: "ask-status", role: "status" }),
       options: el("button", { type: "button", class: "options-link", text: "Open Whiteboard options → Model", hidden: "",
                               onclick: () => W.host.notify({ kind: "open-options" }) }),
-      input: el("textarea", { rows: "2", placeholder: "Ask about the selection…", "aria-label": "Question",
+      input: el("textarea", { class: "question-input", rows: "2", placeholder: "Ask about the selection…", "aria-label": "Question",
                               onkeydown: onKey }),
       ask: el("button", { type: "submit", class: "ask", text: "Ask" }),
       stop: el("button", { type: "button", class: "stop", text: "Stop", hidden: "", onclick: stop }),

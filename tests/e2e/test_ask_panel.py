@@ -1,0 +1,162 @@
+"""Asking about a selection in the page's panel: real Chromium, the real extension, the
+real host pointed at the loopback OpenAI-compatible test server (real HTTP, real SSE)."""
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from support.fake_openai import FakeOpenAI, reply
+from support_models import ModelBrowser, ask, click_panel, fake_llm_env, panel_part_visible, panel_text, panel_texts
+
+from harness import capture_selection, session_key, session_messages, shadow_ui, wait_for
+from whiteboard.llm.prompts import MODE_RULES
+
+ARTICLE = "https://news.example/kyoto"
+SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "img" / "ask-panel.png"
+
+
+@pytest.fixture(scope="module")
+def fake():
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser(playwright, fake):
+    with tempfile.TemporaryDirectory(prefix="wb-e2e-ask-") as tmp:
+        b = ModelBrowser(playwright, Path(tmp), fake_llm_env(fake))
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def user_message(request) -> str:
+    return request.json["messages"][-1]["content"]
+
+
+def system_message(request) -> str:
+    return request.json["messages"][0]["content"]
+
+
+def open_article(browser, page) -> str:
+    page.goto(ARTICLE)
+    key = session_key(browser.context, page)
+    capture_selection(browser, page, "#plain", key)
+    wait_for(lambda: panel_part_visible(page, "question-input"), what="the question box")
+    return key
+
+
+def test_answer_streams_in_progressively_then_follow_up(browser, page, fake):
+    chunks = ["Kyoto ", "has ", "many ", "temples ", "because ", "it was ", "the capital."]
+    fake.script(reply(chunks=chunks, chunk_delay=0.35), reply("Yes, about 400 of them.", chunk_delay=0.05))
+    key = open_article(browser, page)
+    n = len(fake.chat_requests())
+    ask(page, "Why so many temples?")
+
+    full = "".join(chunks)
+    states: list[str] = []
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        text = panel_text(page, "answer")
+        if text and (not states or states[-1] != text):
+            states.append(text)
+        if text == full and "Answered" in panel_text(page, "ask-status"):
+            break
+        time.sleep(0.05)
+    assert states[-1] == full, states
+    partial = [s for s in states if s != full]
+    assert len(partial) >= 2, f"expected at least two intermediate states, saw {states}"
+    assert all(full.startswith(s) for s in partial), states
+    assert not panel_part_visible(page, "stop")
+
+    first = fake.chat_requests()[n]
+    assert "<selection>" in user_message(first) and "1,600 Buddhist temples" in user_message(first)
+    assert user_message(first).endswith("Why so many temples?")
+
+    # The next question in the same panel is a follow-up: no selection again, the exchange as context.
+    ask(page, "And shrines?")
+    wait_for(lambda: panel_texts(page, "answer")[-1:] == ["Yes, about 400 of them."] and
+             "Answered" in panel_text(page, "ask-status"), timeout=10, what="the follow-up")
+    follow = fake.chat_requests()[n + 1]
+    assert "<selection>" not in user_message(follow)
+    assert MODE_RULES["follow_up"] in system_message(follow)
+    assert "Why so many temples?" in system_message(follow)
+    assert panel_texts(page, "question") == ["Why so many temples?", "And shrines?"]
+
+    contents = [(m["role"], m["content"]) for m in session_messages(browser.context, key)]
+    assert ("user", "Why so many temples?") in contents and ("assistant", full) in contents
+    assert ("assistant", "Yes, about 400 of them.") in contents
+
+
+def test_stop_cancels_the_answer(browser, page, fake):
+    chunks = [f"part{i} " for i in range(30)]
+    fake.script(reply(chunks=chunks, chunk_delay=0.3))
+    key = open_article(browser, page)
+    ask(page, "Tell me everything")
+    wait_for(lambda: panel_text(page, "answer").startswith("part0 part1"), timeout=10, what="the answer to start")
+    assert panel_part_visible(page, "stop")
+    click_panel(page, "stop")
+    wait_for(lambda: panel_text(page, "ask-status") == "Stopped.", timeout=5, what="the stop")
+    stopped = panel_text(page, "answer")
+    time.sleep(1.2)  # the stream would have gone on for ~8 s more
+    assert panel_text(page, "answer") == stopped
+    assert stopped.startswith("part0 ") and len(stopped) < len("".join(chunks))
+    assert not panel_part_visible(page, "stop") and panel_part_visible(page, "ask")
+    answers = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "assistant"]
+    assert answers == [stopped]  # what was shown is what the session keeps
+
+
+def test_an_answer_with_html_is_shown_as_text(browser, page, fake):
+    hostile = '<img src=x onerror="window.__pwned=1"><b>bold</b> <script>window.__pwned=2</script>'
+    fake.script(reply(hostile, chunk_delay=0.02))
+    open_article(browser, page)
+    ask(page, "Show me markup")
+    wait_for(lambda: "Answered" in panel_text(page, "ask-status"), timeout=10, what="the answer")
+    assert panel_text(page, "answer") == hostile
+    tags = shadow_ui(page, "whiteboard-panel")["tags"]
+    assert "img" not in tags and "b" not in tags and "script" not in tags
+    assert page.evaluate("() => window.__pwned") is None
+
+
+def test_screenshot_of_the_panel_answering(browser, page, fake, tmp_path):
+    """The panel answering, as a screenshot; WHITEBOARD_UPDATE_SCREENSHOTS=1 copies it to
+    docs/img/ask-panel.png (the README's picture comes from this real run)."""
+    answer = ("Kyoto was Japan's capital for over a thousand years (794-1868), so emperors, nobles and "
+              "Buddhist schools all built there. Many temples survived the war because the city was spared "
+              "from bombing.")
+    fake.script(reply(answer, chunk_delay=0.03))
+    open_article(browser, page)
+    ask(page, "Why does Kyoto have so many temples?")
+    wait_for(lambda: "Answered" in panel_text(page, "ask-status"), timeout=15, what="the answer")
+    assert panel_text(page, "answer") == answer
+    shot = tmp_path / "ask-panel.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10000
+    if os.environ.get("WHITEBOARD_UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, SCREENSHOT)
+
+
+def test_without_a_model_the_panel_says_where_to_configure_one(playwright):
+    with tempfile.TemporaryDirectory(prefix="wb-e2e-nomodel-") as tmp:
+        b = ModelBrowser(playwright, Path(tmp), {})
+        try:
+            page = b.context.new_page()
+            key = open_article(b, page)
+            ask(page, "Why so many temples?")
+            wait_for(lambda: "options page" in panel_text(page, "ask-status"), timeout=10, what="the unavailable hint")
+            assert panel_texts(page, "answer") == []
+            assert panel_part_visible(page, "options-link") and not panel_part_visible(page, "stop")
+            # Nothing joined the session but the captured selection.
+            assert [m["source"] for m in session_messages(b.context, key)] == ["selection"]
+            with b.context.expect_page() as opened:
+                click_panel(page, "options-link")
+            options = opened.value
+            options.wait_for_load_state()
+            assert options.url.endswith("/options/options.html")
+        finally:
+            b.close()
