@@ -96,12 +96,15 @@ async function refresh() {
   renderPage(status.page, settings);
   renderSession(status.key && status.connection.state === "connected" ? await host({ type: "session.get", key: status.key }) : null);
   document.body.dataset.ready = "true"; // for tests and screenshots: the first render is done
+  const connected = status.connection.state === "connected"; // feature sections (export.js) render from this
+  document.dispatchEvent(new CustomEvent("whiteboard:popup-refreshed", { detail: { key: status.key, page: status.page, connected } }));
 }
 
 function notice(text) {
   $("notice").textContent = text;
 }
 
+document.addEventListener("whiteboard:popup-refresh", refresh); // a feature section changed the session
 $("retry").addEventListener("click", async () => {
   await worker({ kind: "reconnect" });
   setTimeout(refresh, 600);
