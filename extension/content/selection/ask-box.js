@@ -57,6 +57,7 @@
       selection = captured;
       fresh = true;
       parts.thread.replaceChildren();
+      parts.input.placeholder = "Ask about the selection…";
       setStatus("");
     }
     parts.input.focus();
@@ -116,7 +117,10 @@
       return;
     }
     answer.textContent = reply.answer; // the whole answer, as the host kept it
-    if (reply.answer) fresh = false; // the exchange joined the session: next is a follow-up
+    if (reply.answer) { // the exchange joined the session: the next question is a follow-up
+      fresh = false;
+      parts.input.placeholder = "Ask a follow-up…";
+    }
     setStatus(reply.cancelled ? "Stopped." :
       `Answered with ${reply.used_tokens} / ${reply.budget} tokens of this tab's context. Ask a follow-up below.`);
     W.panel.refresh();

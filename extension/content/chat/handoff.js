@@ -1,7 +1,9 @@
-// The receiving end of "Continue in Claude / ChatGPT": when this tab was opened for a
-// handoff, the worker holds the note for it. Once the adapter finds the composer, the
-// note goes in through the editor's own input path (as typed text, never HTML) for the
-// user to read and send; nothing is sent from here.
+// The chat page's side of "Continue in Claude / ChatGPT" (DESIGN §7).
+// Sending end: the popup asks this page to record the conversation shown ("engage", the
+// user's click is the act) before it asks the host for the handoff note.
+// Receiving end: when this tab was opened for a handoff, the worker holds the note for
+// it. Once the adapter finds the composer, the note goes in through the editor's own
+// input path (as typed text, never HTML) for the user to read and send; nothing is sent.
 (() => {
   const W = globalThis.Whiteboard;
   const adapter = W.chat.adapterFor(location.hostname);
@@ -35,6 +37,13 @@
     if (!reply || !reply.ok || !reply.text) return;
     W.editorInput.replaceText(editor, reply.text);
   }
+
+  // Only the extension's own pages (the popup) send this: they have no tab.
+  chrome.runtime.onMessage.addListener((envelope, sender, sendResponse) => {
+    if (!envelope || envelope.kind !== "engage" || sender.id !== chrome.runtime.id || sender.tab) return false;
+    W.page.engage().then(() => sendResponse({ ok: true }));
+    return true;
+  });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", insert, { once: true });
   else insert();

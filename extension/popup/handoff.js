@@ -1,0 +1,68 @@
+// The popup's "Continue in Claude" (on a ChatGPT tab) / "Continue in ChatGPT" (on a Claude
+// tab), DESIGN §7: the page records the conversation shown, the host writes the handoff
+// note (handoff.summary: by the model if one is configured, else extractively), and the
+// worker opens the other site with the note in its composer. Nothing is sent: the user
+// reads it and sends it. Renders into <section id="handoff">.
+const { SITES } = globalThis.whiteboardSites;
+const OTHER = { chatgpt: "claude", claude: "chatgpt" };
+const NOTE_TIMEOUT_MS = 120000; // a local model may take a while to write the note
+const section = document.getElementById("handoff");
+
+const worker = (envelope) => chrome.runtime.sendMessage(envelope);
+
+async function currentTabId() {
+  const asked = Number(new URLSearchParams(location.search).get("tab"));
+  if (Number.isInteger(asked) && asked > 0) return asked;
+  const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
+  return tab ? tab.id : null;
+}
+
+function element(tag, props = {}) {
+  return Object.assign(document.createElement(tag), props);
+}
+
+// The page records what it shows (the click is the user's act); a page that cannot
+// answer (its content script is gone) still leaves what the host already holds.
+function engage(tabId) {
+  const asked = chrome.tabs.sendMessage(tabId, { kind: "engage" }).catch(() => null);
+  return Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 3000))]);
+}
+
+async function continueIn(tabId, key, target, button, status) {
+  button.disabled = true;
+  status.textContent = "Writing the handoff note…";
+  await engage(tabId);
+  const note = await worker({ kind: "host", message: { type: "handoff.summary", key }, timeoutMs: NOTE_TIMEOUT_MS });
+  if (!note.ok) {
+    button.disabled = false;
+    status.textContent = note.error.code === "not_found"
+      ? "Nothing to hand off yet: this tab's conversation has not been recorded."
+      : `Could not write the handoff note: ${note.error.message}`;
+    return;
+  }
+  const opened = await worker({ kind: "handoff-open", site: target, text: note.text });
+  button.disabled = false;
+  status.textContent = opened.ok
+    ? `Opened ${SITES[target].label} with the note in its composer: read it, then send it yourself.`
+    : `Could not open ${SITES[target].label}: ${opened.error.message}`;
+}
+
+async function render() {
+  const tabId = await currentTabId();
+  const status = Number.isInteger(tabId) ? await worker({ kind: "status", tabId }) : null;
+  const site = status && status.page && status.page.site;
+  const target = OTHER[site];
+  if (!target || !status.key) {
+    section.hidden = true;
+    return;
+  }
+  const button = element("button", { type: "button", id: "handoff-button", textContent: `Continue in ${SITES[target].label}` });
+  const hint = element("p", { className: "hint",
+    textContent: `Opens ${SITES[target].label} with a summary of this conversation in its composer, for you to read and send.` });
+  const note = element("p", { id: "handoff-status", role: "status" });
+  button.addEventListener("click", () => continueIn(tabId, status.key, target, button, note));
+  section.replaceChildren(element("h2", { textContent: "Handoff" }), button, hint, note);
+  section.hidden = false;
+}
+
+render();
