@@ -1,0 +1,115 @@
+// Options → Model: the OpenAI-compatible endpoint the host uses (preset, base URL, model,
+// API key) and a Test button. Everything lives on the host (llm.settings.get/set, llm.test):
+// the API key goes to the host once, where it is stored encrypted, and is never kept in
+// chrome.storage or sent back; this page only learns whether one is set.
+// Renders into <section id="model">.
+const section = document.getElementById("model");
+const TEST_TIMEOUT_MS = 60000; // a local model may load on its first request
+
+const host = (message, timeoutMs = 5000) => chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
+
+function element(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+function field(label, input, hint) {
+  return element("label", { className: "model-field" }, label, input, ...(hint ? [element("span", { className: "hint", textContent: hint })] : []));
+}
+
+const ui = {
+  preset: element("select", { id: "model-preset", name: "preset" }),
+  baseUrl: element("input", { id: "model-base-url", name: "base_url", type: "url", placeholder: "http://localhost:11434/v1", autocomplete: "off" }),
+  model: element("input", { id: "model-name", name: "model", type: "text", placeholder: "model name", autocomplete: "off" }),
+  apiKey: element("input", { id: "model-api-key", name: "api_key", type: "password", autocomplete: "off",
+                             placeholder: "leave empty to keep the current key" }),
+  keyState: element("p", { id: "model-key-state", className: "hint" }),
+  clearKey: element("button", { type: "button", id: "model-clear-key", textContent: "Forget the key" }),
+  env: element("p", { id: "model-env", className: "hint", hidden: true }),
+  save: element("button", { type: "submit", id: "model-save", textContent: "Save model" }),
+  test: element("button", { type: "button", id: "model-test", textContent: "Test" }),
+  status: element("p", { id: "model-status", role: "status" }),
+};
+let presets = [];
+
+function render(settings) {
+  presets = settings.presets;
+  ui.preset.replaceChildren(...presets.map((p) => element("option", { value: p.name, textContent: p.label })));
+  ui.preset.value = settings.preset;
+  ui.baseUrl.value = settings.base_url;
+  ui.model.value = settings.model;
+  ui.apiKey.value = "";
+  ui.keyState.textContent = {
+    stored: "API key: set (stored encrypted by the host on this computer).",
+    env: "API key: set by WHITEBOARD_LLM_API_KEY in the browser's environment.",
+    none: "API key: not set.",
+  }[settings.api_key_source];
+  ui.clearKey.hidden = settings.api_key_source !== "stored";
+  ui.env.hidden = !settings.overridden_by_env.length;
+  ui.env.textContent = `Overridden by the environment: ${settings.overridden_by_env.join(", ")} (these win over what is saved here).`;
+  section.dataset.configured = String(settings.configured);
+}
+
+function setStatus(text, error = false) {
+  ui.status.textContent = text;
+  ui.status.className = error ? "error" : "";
+}
+
+// A preset fills in its base URL and default model; either can still be edited.
+ui.preset.addEventListener("change", () => {
+  const chosen = presets.find((p) => p.name === ui.preset.value);
+  if (!chosen) return;
+  ui.baseUrl.value = chosen.base_url;
+  ui.model.value = chosen.default_model;
+});
+
+async function save(extra = {}) {
+  const message = { type: "llm.settings.set", preset: ui.preset.value, base_url: ui.baseUrl.value.trim(),
+                    model: ui.model.value.trim(), ...extra };
+  if (ui.apiKey.value.trim()) message.api_key = ui.apiKey.value.trim();
+  const reply = await host(message);
+  if (!reply.ok) {
+    setStatus(`Not saved: ${reply.error.message}`, true); // the fields keep what was typed
+    return;
+  }
+  render(reply);
+  setStatus(reply.configured ? "Saved." : "Saved. Give a base URL and a model to use a model.");
+}
+
+async function test() {
+  ui.test.disabled = true;
+  setStatus("Testing…");
+  const reply = await host({ type: "llm.test" }, TEST_TIMEOUT_MS);
+  ui.test.disabled = false;
+  if (reply.ok) setStatus(`OK: ${reply.model} at ${reply.endpoint} answered in ${reply.latency_ms} ms.`);
+  else setStatus(`Test failed: ${reply.error.message}`, true);
+}
+
+async function load() {
+  const reply = await host({ type: "llm.settings.get" });
+  if (!reply.ok) {
+    section.replaceChildren(element("h2", { textContent: "Model" }),
+      element("p", { id: "model-status", className: "error", textContent: `Cannot read the model settings: ${reply.error.message}` }));
+    return;
+  }
+  const form = element("form", { id: "model-form" },
+    field("Preset", ui.preset),
+    field("Base URL", ui.baseUrl, "Everything before /chat/completions."),
+    field("Model", ui.model),
+    field("API key", ui.apiKey, "Sent to the Whiteboard host, which stores it encrypted; never kept in the browser."),
+    ui.keyState, ui.clearKey, ui.env,
+    element("div", { className: "model-actions" }, ui.save, ui.test), ui.status);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    save();
+  });
+  ui.clearKey.addEventListener("click", () => save({ clear_api_key: true }));
+  ui.test.addEventListener("click", test);
+  section.replaceChildren(element("h2", { textContent: "Model" }),
+    element("p", { className: "hint", textContent: "Optional. Answers questions about a selection, writes the rolling summary and handoff notes. Any OpenAI-compatible endpoint." }),
+    form);
+  render(reply);
+}
+
+load();
