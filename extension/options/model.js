@@ -27,7 +27,8 @@ const ui = {
   keyState: element("p", { id: "model-key-state", className: "hint" }),
   clearKey: element("button", { type: "button", id: "model-clear-key", textContent: "Forget the key" }),
   env: element("p", { id: "model-env", className: "hint", hidden: true }),
-  save: element("button", { type: "submit", id: "model-save", textContent: "Save model" }),
+  // type=button: the page's other form owns the only submit button (Enter still saves here).
+  save: element("button", { type: "button", id: "model-save", textContent: "Save model" }),
   test: element("button", { type: "button", id: "model-test", textContent: "Test" }),
   status: element("p", { id: "model-status", role: "status" }),
 };
@@ -100,10 +101,14 @@ async function load() {
     field("API key", ui.apiKey, "Sent to the Whiteboard host, which stores it encrypted; never kept in the browser."),
     ui.keyState, ui.clearKey, ui.env,
     element("div", { className: "model-actions" }, ui.save, ui.test), ui.status);
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    save();
+  form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && event.target instanceof HTMLInputElement) {
+      event.preventDefault();
+      save();
+    }
   });
+  ui.save.addEventListener("click", () => save());
   ui.clearKey.addEventListener("click", () => save({ clear_api_key: true }));
   ui.test.addEventListener("click", test);
   section.replaceChildren(element("h2", { textContent: "Model" }),
