@@ -5,9 +5,11 @@
 // after each refresh ("whiteboard:popup-refreshed") and refreshes on "whiteboard:popup-refresh".
 const $ = (id) => document.getElementById(id);
 const section = $("export");
-section.replaceChildren(...build());
 const EXPORT_MS = 60000; // with a model configured the host summarises while exporting
 const IMPORT_MS = 15000;
+// The toolbar popup closes when a file chooser takes focus, so there Import opens this
+// page in a tab (`?tab=<id>`, as the popup does for a given tab) where the chooser works.
+const IN_TAB = new URLSearchParams(location.search).has("tab");
 const host = (message, timeoutMs) => chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
 
 let tab = { key: null, page: null, connected: false };
@@ -26,7 +28,9 @@ function build() {
   const button = (id, text, disabled = false) => el("button", { id, type: "button", disabled }, text);
   const status = el("p", { id: "export-status" });
   status.setAttribute("role", "status");
-  const file = el("input", { id: "import-session", type: "file", accept: ".json,application/json", disabled: true });
+  const file = IN_TAB
+    ? el("input", { id: "import-session", type: "file", accept: ".json,application/json", disabled: true })
+    : button("import-session", "Import session…", true);
   return [
     style,
     el("h2", {}, "Export (vBRIEF)"),
@@ -34,7 +38,7 @@ function build() {
     el("p", { id: "export-tiers", className: "tiers" }),
     el("p", { id: "export-stats", className: "stats" }),
     el("div", { className: "export-actions" }, button("export-session", "Export session", true),
-       el("label", { className: "import-label" }, "Import session ", file)),
+       IN_TAB ? el("label", { className: "import-label" }, "Import session ", file) : file),
     el("p", { id: "import-confirm", hidden: true }, el("span", { id: "import-question" }), " ",
        button("import-replace", "Replace"), " ", button("import-cancel", "Cancel")),
     status,
@@ -139,15 +143,26 @@ function answer(replace) {
   else say("Import cancelled: the session is unchanged.");
 }
 
+function openInTab() {
+  const tabId = tab.key.slice(tab.key.lastIndexOf(":") + 1);
+  chrome.tabs.create({ url: chrome.runtime.getURL(`popup/popup.html?tab=${tabId}`) });
+  window.close();
+}
+
+section.replaceChildren(...build());
 document.addEventListener("whiteboard:popup-refreshed", (event) => {
   tab = event.detail;
   load();
 });
 $("export-session").addEventListener("click", save);
-$("import-session").addEventListener("change", (event) => {
-  const [file] = event.target.files;
-  event.target.value = ""; // choosing the same file again still fires
-  if (file) chooseFile(file);
-});
+if (IN_TAB) {
+  $("import-session").addEventListener("change", (event) => {
+    const [file] = event.target.files;
+    event.target.value = ""; // choosing the same file again still fires
+    if (file) chooseFile(file);
+  });
+} else {
+  $("import-session").addEventListener("click", openInTab);
+}
 $("import-replace").addEventListener("click", () => answer(true));
 $("import-cancel").addEventListener("click", () => answer(false));

@@ -185,6 +185,27 @@ def test_import_into_a_tab_asks_before_replacing_its_session(browser, page, tmp_
     other.close()
 
 
+def test_the_toolbar_popup_imports_in_a_tab_where_the_file_chooser_works(browser, page):
+    open_chat(page, "chatgpt", PAGE, reply="none")
+    tab = tab_id(browser.context, page)
+    popup = browser.context.new_page()
+    page.bring_to_front()  # the popup (no ?tab) shows the active tab, as from the toolbar
+    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html")
+    popup.wait_for_selector("body[data-ready=true]")
+    wait_for(lambda: popup.locator("#export").get_attribute("data-state") == "empty", what="the export section")
+    assert popup.locator("#import-session").get_attribute("type") == "button"
+    with browser.context.expect_page() as opened:
+        popup.locator("#import-session").click()
+    importer = opened.value
+    importer.wait_for_selector("body[data-ready=true]")
+    assert importer.url == f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}"
+    assert importer.locator("#import-session").get_attribute("type") == "file"
+    wait_for(lambda: importer.locator("#import-session").is_enabled(), what="the file input")
+    importer.close()
+    if not popup.is_closed():
+        popup.close()
+
+
 @pytest.mark.parametrize("broken", ["version", "tiers"])
 def test_an_invalid_document_is_refused_with_the_hosts_reason(browser, page, tmp_path, broken):
     source = session_with_secret(browser, page)
