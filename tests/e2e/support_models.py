@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import harness
+from playwright.sync_api import Error as PlaywrightError
 from whiteboard.config import EXTENSION_ID
 from whiteboard.install import register_for_profile
 
@@ -84,7 +85,7 @@ def panel_part_visible(page, cls: str) -> bool:
         try:
             cdp.send("DOM.getBoxModel", {"nodeId": node["nodeId"]})
             return True
-        except Exception:  # CDP answers an error for an element without a box (hidden)
+        except PlaywrightError:  # CDP answers an error for an element without a box (hidden)
             return False
     finally:
         cdp.detach()

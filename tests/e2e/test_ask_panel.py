@@ -8,10 +8,25 @@ import time
 from pathlib import Path
 
 import pytest
+from harness import (
+    capture_selection,
+    open_chat,
+    session_key,
+    session_messages,
+    shadow_ui,
+    sim,
+    wait_for,
+)
 from support.fake_openai import FakeOpenAI, reply
-from support_models import ModelBrowser, ask, click_panel, fake_llm_env, panel_part_visible, panel_text, panel_texts
-
-from harness import capture_selection, session_key, session_messages, shadow_ui, wait_for
+from support_models import (
+    ModelBrowser,
+    ask,
+    click_panel,
+    fake_llm_env,
+    panel_part_visible,
+    panel_text,
+    panel_texts,
+)
 from whiteboard.llm.prompts import MODE_RULES
 
 ARTICLE = "https://news.example/kyoto"
@@ -108,6 +123,20 @@ def test_stop_cancels_the_answer(browser, page, fake):
     assert not panel_part_visible(page, "stop") and panel_part_visible(page, "ask")
     answers = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "assistant"]
     assert answers == [stopped]  # what was shown is what the session keeps
+
+
+def test_asking_on_a_chat_page_does_not_send_the_chat(browser, page, fake):
+    # Enter in the panel's box is the panel's: the site's composer and send stay untouched.
+    fake.script(reply("An answer about the selection.", chunk_delay=0.02))
+    open_chat(page, "chatgpt", "acb__chatgpt_2026-04-13", reply="none")
+    key = session_key(browser.context, page)
+    capture_selection(browser, page, "[data-message-author-role=assistant] .markdown p", key)
+    wait_for(lambda: panel_part_visible(page, "question-input"), what="the question box")
+    ask(page, "What is this?")
+    wait_for(lambda: "Answered" in panel_text(page, "ask-status"), timeout=10, what="the answer")
+    assert panel_text(page, "answer") == "An answer about the selection."
+    time.sleep(0.5)
+    assert sim(page, "window.__sim.sent") == []
 
 
 def test_an_answer_with_html_is_shown_as_text(browser, page, fake):

@@ -5,10 +5,18 @@ served at the URL the worker opens."""
 import re
 import time
 
-import pytest
-
 import harness
-from harness import EXTENSION_ID, open_chat, service_worker, session_key, session_messages, sim, tab_id, wait_for
+import pytest
+from harness import (
+    EXTENSION_ID,
+    open_chat,
+    service_worker,
+    session_key,
+    session_messages,
+    sim,
+    tab_id,
+    wait_for,
+)
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
 START_URLS = {"claude": "https://claude.ai/new", "chatgpt": "https://chatgpt.com/"}
