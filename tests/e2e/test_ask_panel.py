@@ -17,7 +17,7 @@ from harness import (
     sim,
     wait_for,
 )
-from support.fake_openai import FakeOpenAI, reply
+from support.fake_openai import FakeOpenAI, hang, reply
 from support_models import (
     ModelBrowser,
     ask,
@@ -123,6 +123,21 @@ def test_stop_cancels_the_answer(browser, page, fake):
     assert not panel_part_visible(page, "stop") and panel_part_visible(page, "ask")
     answers = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "assistant"]
     assert answers == [stopped]  # what was shown is what the session keeps
+
+
+def test_stop_works_before_the_first_word(browser, page, fake):
+    # The model is silent: the stop still reaches the host (the worker knows the request id).
+    fake.script(hang(8))
+    key = open_article(browser, page)
+    ask(page, "Anything?")
+    wait_for(lambda: panel_part_visible(page, "stop"), what="the stop button")
+    time.sleep(0.5)
+    started = time.monotonic()
+    click_panel(page, "stop")
+    wait_for(lambda: panel_text(page, "ask-status") == "Stopped.", timeout=4, what="the stop")
+    assert time.monotonic() - started < 3
+    assert panel_text(page, "answer") == ""
+    assert [m["source"] for m in session_messages(browser.context, key)] == ["selection"]
 
 
 def test_asking_on_a_chat_page_does_not_send_the_chat(browser, page, fake):
