@@ -6,11 +6,19 @@ import tempfile
 import time
 from pathlib import Path
 
-import pytest
-
 import harness
-from harness import (EXTENSION_ID, capture_selection, open_chat, session_key, session_messages, sim, tab_id,
-                     type_draft, wait_for)
+import pytest
+from harness import (
+    EXTENSION_ID,
+    capture_selection,
+    open_chat,
+    session_key,
+    session_messages,
+    sim,
+    tab_id,
+    type_draft,
+    wait_for,
+)
 from whiteboard.vbrief.models import VBriefDocument
 
 PAGE = "acb__chatgpt_2026-04-13"
