@@ -125,6 +125,23 @@ def test_stop_cancels_the_answer(browser, page, fake):
     assert answers == [stopped]  # what was shown is what the session keeps
 
 
+def test_closing_the_panel_stops_the_answer(browser, page, fake):
+    chunks = [f"part{i} " for i in range(30)]
+    fake.script(reply(chunks=chunks, chunk_delay=0.3))
+    key = open_article(browser, page)
+    ask(page, "Tell me everything")
+    wait_for(lambda: panel_text(page, "answer").startswith("part0 part1"), timeout=10, what="the answer to start")
+    click_panel(page, "close")
+
+    def kept_answer():
+        answers = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "assistant"]
+        return answers[0] if answers else None
+
+    # The cancelled exchange joins the session at once, well before the ~9 s stream would end.
+    wait_for(lambda: kept_answer() is not None, timeout=4, what="the cancelled answer in the session")
+    assert kept_answer().startswith("part0 ") and len(kept_answer()) < len("".join(chunks))
+
+
 def test_stop_works_before_the_first_word(browser, page, fake):
     # The model is silent: the stop still reaches the host (the worker knows the request id).
     fake.script(hang(8))

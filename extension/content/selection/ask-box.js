@@ -132,6 +132,7 @@
     setStatus("Stopping…");
   }
 
-  W.panel.extend({ css: CSS, build, onShow });
+  // Closing the panel stops an answer still streaming: nobody is left to read it.
+  W.panel.extend({ css: CSS, build, onShow, onHide: stop });
   W.askBox = Object.freeze({ stop });
 })();

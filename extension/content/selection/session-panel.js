@@ -1,6 +1,6 @@
 // The panel that shows what this tab's session holds: messages, a token meter and
 // whether anything was distilled. Opened by the capture button. Features add their own
-// part with W.panel.extend({css, build() -> element, onShow({selection})}), e.g. ask-box.js.
+// part with W.panel.extend({css, build() -> element, onShow({selection}), onHide()}), e.g. ask-box.js.
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.panel) return;
@@ -41,13 +41,15 @@
     };
     ui.root.append(el("div", { class: "panel" },
       el("header", {}, el("span", { text: "Whiteboard · this tab" }),
-         el("button", { type: "button", title: "Close", text: "×", onclick: hide })),
+         el("button", { type: "button", class: "close", title: "Close", text: "×", onclick: hide })),
       parts.notice, ...addons.map((a) => a.build()), parts.meter, el("div", { class: "bar" }, parts.fill), parts.list,
       el("footer", {}, el("button", { type: "button", text: "Clear this tab", onclick: clearTab }))));
   }
 
   function hide() {
-    if (ui) ui.host.hidden = true;
+    if (!ui || ui.host.hidden) return;
+    ui.host.hidden = true;
+    for (const addon of addons) addon.onHide?.();
   }
 
   function setNotice(text, isError) {
