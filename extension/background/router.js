@@ -72,7 +72,11 @@ export class Router {
   async handleHost(kind, sender, envelope) {
     const { message, reply } = await this.vet(kind, sender, envelope.message);
     if (reply) return reply;
-    return this.port.request(message, { timeoutMs: timeoutOf(envelope) });
+    const answer = await this.port.request(message, { timeoutMs: timeoutOf(envelope) });
+    if (answer.ok && (message.type === "session.clear" || message.type === "session.clear_all")) {
+      notifyCleared(message.type === "session.clear" ? message.key : null);
+    }
+    return answer;
   }
 
   // chrome.runtime.onMessage: {kind: "host", message, timeoutMs?} and the worker's own kinds.
@@ -147,6 +151,15 @@ export class Router {
       running = null;
       post(answer);
     });
+  }
+}
+
+// A cleared tab's page must not record the turns it still shows (a reply that was
+// about to be captured, say) back into the empty session: tell it they are done with.
+async function notifyCleared(key) {
+  const tabIds = key ? [Number(key.slice(key.lastIndexOf(":") + 1))] : (await chrome.tabs.query({})).map((t) => t.id);
+  for (const tabId of tabIds.filter(Number.isInteger)) {
+    chrome.tabs.sendMessage(tabId, { kind: "session-cleared" }).catch(() => {}); // a tab without our script
   }
 }
 

@@ -1,6 +1,7 @@
 """The popup and options page against the real worker and host."""
 
 import re
+import time
 
 from harness import (EXTENSION_ID, capture_selection, open_chat, service_worker, session_key, session_messages, sim,
                      tab_id, type_draft, wait_for)
@@ -41,6 +42,27 @@ def test_popup_shows_connection_page_and_session(browser, page):
     m = re.match(r"(\d+) messages · (\d+) / 2000 tokens · nothing distilled", summary)
     assert m and int(m.group(1)) == 5 and 0 < int(m.group(2)) <= 2000, summary
     assert "What is a token meter?" in popup.locator("#messages li").first.inner_text()
+    popup.close()
+
+
+def test_a_clear_right_after_a_send_stays_clear(browser, page):
+    # The page settles 300 ms after a send before it records the turns it shows; a clear
+    # inside that window must not see the sent turn (or a reply) come back.
+    open_chat(page, "chatgpt", PAGE, replyMs=600, chunks=2)
+    key = session_key(browser.context, page)
+    popup = open_popup(browser, tab_id(browser.context, page))
+    page.bring_to_front()
+    send(page, "Clear me at once")
+    popup.locator("#clear-tab").click()
+    wait_for(lambda: "cleared" in popup.locator("#notice").inner_text(), what="the notice")
+    wait_for(lambda: not sim(page, "window.__sim.streaming") and sim(page, "window.__sim.replies"),
+             what="the reply to finish")
+    time.sleep(1.0)  # well past the capture's settle time
+    assert session_messages(browser.context, key) == []
+    page.bring_to_front()
+    send(page, "A new start")  # what comes after the clear is recorded as usual
+    wait_for(lambda: [m["content"] for m in session_messages(browser.context, key)][:1] == ["A new start"],
+             what="the next send recorded")
     popup.close()
 
 

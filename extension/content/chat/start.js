@@ -20,6 +20,13 @@
   }
 
   new W.SendInterceptor(adapter, prepare).install();
+  // Only the worker sends this (no tab): after a clear of this tab's session, or of all.
+  chrome.runtime.onMessage.addListener((envelope, sender) => {
+    if (envelope && envelope.kind === "session-cleared" && sender.id === chrome.runtime.id && !sender.tab) {
+      capture.forgetShown();
+    }
+    return false;
+  });
   W.page.onEngage(async () => {
     capture.engage();
     await capture.sync(1000);

@@ -39,6 +39,12 @@
       }, QUIET_MS);
     }
 
+    // The user cleared this tab's session: what the page shows now stays out of it.
+    forgetShown() {
+      clearTimeout(this.timer);
+      for (const t of this.adapter.turns()) this.captured.add(t.el);
+    }
+
     // Sends the turns not yet captured; nothing while a reply is still streaming.
     async sync(timeoutMs) {
       if (this.adapter.isStreaming()) return false;
