@@ -14,8 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..memory.inject import strip_blocks
+from ..memory.recall import note_message, recall, recall_for_send
+from ..memory.sites import site_of_key
 from ..privacy import redact
-from ..protocol.errors import BadRequest
+from ..protocol.errors import BadRequest, WhiteboardError
 from ..protocol.messages import chat
 from . import action
 from .session import context_for
@@ -32,9 +34,25 @@ class Block:
     items: int
 
 
-def memory_parts(app, req: chat.ChatPrepareSend) -> list[Block]:
-    """Long-term memories recalled for this send (DESIGN §5). The memory feature plugs in here."""
-    return []
+def memory_site(key: str) -> str | None:
+    """The site whose long-term memory settings apply: the key's hostname (None if it is not one)."""
+    try:
+        return site_of_key(key)
+    except BadRequest:
+        return None
+
+
+def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> list[Block]:
+    """Long-term memories recalled for this send (DESIGN §5): none unless the tab's site
+    opted in, the user did not leave them out of this send, and the block fits the `room`
+    left in the budget. Never fails the send."""
+    site = memory_site(req.key)
+    if not req.memories or site is None:
+        return []
+    result = recall_for_send(app, site, req.draft)
+    if not result.block or result.tokens > room:
+        return []
+    return [Block("memory", result.block, len(result.memories))]
 
 
 def _fence(header: str, body: str) -> str:
@@ -108,9 +126,11 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         had_earlier = any(m.seq not in pending_seqs for m in session.all_messages())
         recorded_seq = None
         if filtered.text.strip():
-            session = app.sessions.add(req.key, "user", filtered.text, "chat")
+            session = app.sessions.add(req.key, "user", filtered.text, "chat", redacted=filtered.kinds)
             recorded_seq = session.messages[-1].seq
         count = session.count
+    if recorded_seq is not None and memory_site(req.key):
+        note_message(app, req.key, memory_site(req.key))
 
     blocks: list[Block] = []
     remaining = budget
@@ -125,7 +145,8 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         block = background_block(app, req.key, remaining, exclude)
         if block is not None:
             blocks.append(block)
-    blocks.extend(memory_parts(app, req))
+            remaining -= app.tokens.count(block.text)
+    blocks.extend(memory_parts(app, req, remaining))
 
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
@@ -146,20 +167,41 @@ def attach(req: chat.ChatAttach, ctx) -> chat.ChatAttachReply:
     app = ctx.app
     cleaned = []
     for turn in req.turns:
-        text = strip_blocks(turn.content) if turn.role == "user" else turn.content
-        text = redact(text).text.strip()
+        filtered = redact(strip_blocks(turn.content) if turn.role == "user" else turn.content)
+        text = filtered.text.strip()
         if text:
-            cleaned.append((turn.role, text))
+            cleaned.append((turn.role, text, filtered.kinds))
     with app.sessions.lock:
         session = app.sessions.get(req.key)
         held = Counter((m.role, _same(m.content)) for m in session.all_messages()
                        if m.source == "chat") if session else Counter()
         seen: Counter = Counter()
         recorded = 0
-        for role, text in cleaned:
+        for role, text, kinds in cleaned:
             seen[(role, _same(text))] += 1
             if seen[(role, _same(text))] > held[(role, _same(text))]:
-                session = app.sessions.add(req.key, role, text, "chat")
+                session = app.sessions.add(req.key, role, text, "chat", redacted=kinds)
                 recorded += 1
         count = session.count if session else 0
+    if recorded and memory_site(req.key):
+        note_message(app, req.key, memory_site(req.key))
     return chat.ChatAttachReply(recorded=recorded, count=count)
+
+
+@action(chat.ChatPreview, blocking=True)
+def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
+    """The memories a send of this draft would carry, for the user to see first. Unlike a
+    send it records nothing: no session message, no usage count, no extraction timer."""
+    app = ctx.app
+    service = app.memory
+    site = memory_site(req.key)
+    enabled = site is not None and service.sites.get(site).memory_on
+    if not enabled:
+        return chat.ChatPreviewReply(enabled=False, memories=[], block="", tokens=0)
+    try:
+        result = recall(service, app.tokens, req.draft)
+    except WhiteboardError as exc:  # the same failure a send would skip over, said here
+        return chat.ChatPreviewReply(enabled=True, memories=[], block="", tokens=0, note=exc.message)
+    memories = [chat.PreviewMemory(memory_id=m.id, type=m.type, text=m.text) for m in result.memories]
+    return chat.ChatPreviewReply(enabled=True, memories=memories, block=result.block, tokens=result.tokens,
+                                 note=result.note)

@@ -24,6 +24,8 @@ class ChatPrepareSend(Request):
     conversation_new: bool = False
     # Tokens for everything injected; None means the host's default budget.
     budget: Annotated[int, Field(ge=1, le=200_000)] | None = None
+    # False leaves long-term memories out of this one send (the preview's switch).
+    memories: bool = True
 
 
 class InjectedPart(BaseModel):
@@ -58,3 +60,28 @@ class ChatAttachReply(Reply):
     # Turns recorded now; turns the session already held (e.g. after a reload) are skipped.
     recorded: int
     count: int
+
+
+class ChatPreview(Request):
+    """What long-term memory would add to this draft; records nothing, changes nothing."""
+    type: Literal["chat.preview"]
+    key: SessionKey
+    site: Site
+    draft: Content
+
+
+class PreviewMemory(BaseModel):
+    memory_id: str
+    type: str
+    text: str
+
+
+class ChatPreviewReply(Reply):
+    # Long-term memory is on (and not paused) for the tab's site.
+    enabled: bool
+    memories: list[PreviewMemory]
+    # The block a send of this draft would carry ("" when none), and its tokens.
+    block: str
+    tokens: int
+    # Why recall gave nothing or fell back (names no content).
+    note: str | None = None
