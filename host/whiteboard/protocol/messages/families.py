@@ -24,6 +24,7 @@ from . import chat  # noqa: E402
 PAIRS.update({
     "chat.prepare_send": (chat.ChatPrepareSend, chat.ChatPrepareSendReply),
     "chat.attach": (chat.ChatAttach, chat.ChatAttachReply),
+    "chat.preview": (chat.ChatPreview, chat.ChatPreviewReply),
 })
 
 # vBRIEF export (issue 5): export, progressive loading, import.
