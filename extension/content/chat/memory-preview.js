@@ -1,0 +1,111 @@
+// The memory preview near the composer (DESIGN §5), only on a chat site where the user
+// turned long-term memory on: once typing pauses, the host says which memories a send of
+// this draft would carry (chat.preview records nothing), and a chip shows "N memories will
+// be added"; a click lists them, and a switch leaves them out of the next send only.
+// Turning memory on for a site (popup or options) is the user's consent to these previews.
+// Everything is shown with textContent: a memory's text can never become markup.
+(() => {
+  const W = globalThis.Whiteboard;
+  const adapter = W.chat.adapterFor(location.hostname);
+  if (!adapter || W.memoryPreview) return;
+  const { readText } = W.editorInput;
+  const { el, mount, place } = W.ui;
+  // Mirror of the host's site.settings, written by the popup and options (memory/opt-in.js).
+  const MIRROR_KEY = "memorySites";
+  const QUIET_MS = 400;
+  const hostname = location.hostname;
+
+  const CSS = `
+    .chip { background: #1f2937; color: #f9fafb; border-radius: 12px; padding: 3px 10px; }
+    .chip.off { background: #6b7280; text-decoration: line-through; }
+    .card { margin-top: 4px; background: #fff; color: #111827; border: 1px solid #d1d5db; border-radius: 8px;
+            padding: 8px 10px; max-width: 420px; box-shadow: 0 2px 8px rgba(0, 0, 0, .15); }
+    .card[hidden] { display: none; }
+    ul { margin: 0 0 6px; padding-left: 16px; }
+    li { margin: 2px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+    .type { color: #6b7280; margin-right: 4px; }
+    label { display: flex; gap: 6px; align-items: center; }
+  `;
+
+  let optedIn = false;
+  let shown = null; // {memories, draft} of the preview on screen
+  let leaveOut = false;
+  let timer = null;
+  let asked = 0; // the newest preview request; older answers are dropped
+
+  let ui = null; // mounted on the first preview to show
+  const chip = el("button", { type: "button", class: "chip", onclick: () => { card.hidden = !card.hidden; } });
+  const list = el("ul");
+  const skip = el("input", { type: "checkbox", "data-wb": "leave-out" });
+  skip.addEventListener("change", () => {
+    leaveOut = skip.checked;
+    render();
+  });
+  const card = el("div", { class: "card", hidden: "" }, list, el("label", {}, skip, "Leave out of the next send"));
+
+  function hide() {
+    shown = null;
+    if (ui) ui.host.hidden = true;
+  }
+
+  function render() {
+    if (!shown || !shown.memories.length) return hide();
+    const n = shown.memories.length;
+    const noun = n === 1 ? "memory" : "memories";
+    chip.textContent = leaveOut ? `${n} ${noun} left out of the next send` : `${n} ${noun} will be added`;
+    chip.classList.toggle("off", leaveOut);
+    list.replaceChildren(...shown.memories.map((m) => el("li", {}, el("span", { class: "type", text: m.type }), m.text)));
+    if (!ui) {
+      ui = mount("whiteboard-memory-preview", CSS);
+      ui.root.append(chip, card);
+    }
+    const editor = adapter.findEditor();
+    const box = editor ? editor.getBoundingClientRect() : null;
+    if (box) place(ui.host, { left: box.left, bottom: Math.max(0, innerHeight - box.top + 6) });
+    else place(ui.host, { right: 16, bottom: 96 });
+    ui.host.hidden = false;
+  }
+
+  async function preview() {
+    const editor = adapter.findEditor();
+    const draft = editor ? readText(editor).trim() : "";
+    if (!optedIn || !W.page.chatEnabled || !draft) return hide();
+    const mine = ++asked;
+    const reply = await W.host.request({ type: "chat.preview", site: adapter.site, draft }, { timeoutMs: 2000 });
+    if (mine !== asked) return;
+    shown = reply.ok && reply.enabled ? { memories: reply.memories, draft } : null;
+    render();
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(preview, QUIET_MS);
+  }
+
+  function applyMirror(sites) {
+    optedIn = Boolean(sites && sites[hostname]);
+    if (optedIn) schedule();
+    else hide();
+  }
+
+  chrome.storage.local.get(MIRROR_KEY).then((got) => applyMirror(got[MIRROR_KEY]), () => {});
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === "local" && changes[MIRROR_KEY]) applyMirror(changes[MIRROR_KEY].newValue);
+  });
+  addEventListener("input", (e) => { if (optedIn && adapter.editorFrom(e.target)) schedule(); }, true);
+
+  W.memoryPreview = Object.freeze({
+    // For the send about to be prepared: whether memories go with it. The switch applies
+    // to this one send, so it is reset, and the chip goes until the next draft.
+    takeForSend() {
+      const include = !leaveOut;
+      leaveOut = false;
+      skip.checked = false;
+      card.hidden = true;
+      clearTimeout(timer);
+      asked += 1;
+      hide();
+      return include;
+    },
+  });
+})();
