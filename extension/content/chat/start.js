@@ -11,11 +11,12 @@
   const left = (deadline) => Math.max(1, Math.round(deadline - performance.now()));
 
   async function prepare(draft, deadline) {
+    const memories = W.memoryPreview ? W.memoryPreview.takeForSend() : true; // the preview's one-send switch
     capture.engage();
     await W.page.ready;
     await capture.sync(left(deadline)); // the turns shown before this send come first
     return W.host.request({ type: "chat.prepare_send", site: adapter.site, draft,
-                            conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget },
+                            conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget, memories },
                           { timeoutMs: left(deadline) });
   }
 
