@@ -18,6 +18,7 @@ export const CONTENT_SCRIPT_TYPES = {
   "session.clear": "tab",
   "chat.prepare_send": "chat",
   "chat.attach": "chat",
+  "chat.preview": "chat",
   "ask.start": "tab",
   "ask.cancel": "plain",
 };
