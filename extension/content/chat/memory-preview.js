@@ -42,6 +42,9 @@
     render();
   });
   const card = el("div", { class: "card", hidden: "" }, list, el("label", {}, skip, "Leave out of the next send"));
+  // Clicks on the chip and the switch leave the focus in the composer: the user goes on
+  // typing, or presses Enter to send.
+  for (const control of [chip, skip]) control.addEventListener("mousedown", (e) => e.preventDefault());
 
   function hide() {
     shown = null;

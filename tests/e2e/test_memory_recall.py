@@ -1,0 +1,194 @@
+"""Long-term memory across chat sites, in real Chromium with the real extension and host:
+opt in (popup, options), a fact said on ChatGPT extracted with "Extract now" and recalled
+into a later send on Claude; no memories where the site did not opt in; the preview near
+the composer and its "leave out of the next send" switch; memory HTML sent as text."""
+
+import pytest
+
+from harness import open_chat, service_worker, session_key, session_messages, shadow_ui, sim, tab_id, type_draft, \
+    ui_visible, wait_for
+from whiteboard.config import EXTENSION_ID
+from whiteboard.memory.inject import strip_blocks
+
+PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
+HOSTS = {"chatgpt": "chatgpt.com", "claude": "claude.ai"}
+FACT = "Prefers TypeScript for all my projects"
+DRAFT = "Help me start a new web project. Which language fits?"
+PREVIEW = "whiteboard-memory-preview"
+HTML = '<img src=x onerror="window.__pwned=1"><b>bold</b> headings in TypeScript docs'
+
+
+def ok(reply):
+    assert reply["ok"], reply
+    return reply
+
+
+def sent(page):
+    return sim(page, "window.__sim.sent")
+
+
+def mirror(browser) -> dict:
+    return service_worker(browser.context).evaluate(
+        "async () => (await chrome.storage.local.get('memorySites')).memorySites || {}")
+
+
+def set_memory(browser, site: str, on: bool):
+    """What the popup and options do (host setting plus the content scripts' mirror), for setup."""
+    ok(browser.request({"type": "site.settings", "site": HOSTS[site], "long_term": on}))
+    sites = {**mirror(browser), HOSTS[site]: True}
+    if not on:
+        del sites[HOSTS[site]]
+    service_worker(browser.context).evaluate("(s) => chrome.storage.local.set({memorySites: s})", sites)
+
+
+@pytest.fixture(autouse=True)
+def fresh_memory(browser):
+    ok(browser.request({"type": "memory.wipe", "confirm": True}))
+    for site in HOSTS:
+        set_memory(browser, site, False)
+    yield
+
+
+def open_popup(browser, tab: int):
+    popup = browser.context.new_page()
+    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
+    popup.wait_for_selector("body[data-ready=true]")
+    popup.wait_for_selector("#memory-opt-in:not([disabled])")
+    return popup
+
+
+def send_draft(page, site: str, text: str) -> dict:
+    before = len(sent(page))
+    type_draft(page, site, text)
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == before + 1, what="the send")
+    return sent(page)[-1]
+
+
+def preview_text(page) -> str:
+    ui = shadow_ui(page, PREVIEW)
+    return ui["text"] if ui else ""
+
+
+def click_leave_out(page):
+    """A real click on the closed shadow root's checkbox, found and measured through CDP."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        doc = cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})
+
+        def find(node):
+            attrs = node.get("attributes", [])
+            if "data-wb" in attrs and attrs[attrs.index("data-wb") + 1] == "leave-out":
+                return node
+            for child in [*node.get("children", []), *node.get("shadowRoots", [])]:
+                found = find(child)
+                if found:
+                    return found
+            return None
+
+        box = cdp.send("DOM.getBoxModel", {"nodeId": find(doc["root"])["nodeId"]})["model"]["content"]
+    finally:
+        cdp.detach()
+    page.mouse.click((box[0] + box[4]) / 2, (box[1] + box[5]) / 2)
+
+
+def test_a_fact_said_on_chatgpt_is_recalled_into_a_later_send_on_claude(browser, page):
+    # Opt in on ChatGPT from the popup: the host holds the choice, the mirror follows.
+    open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+    gpt_key = session_key(browser.context, page)
+    popup = open_popup(browser, tab_id(browser.context, page))
+    assert popup.locator("#memory-opt-in").is_checked() is False  # off by default
+    assert popup.locator("#memory-extract").is_disabled()
+    popup.locator("#memory-opt-in").click()
+    wait_for(lambda: "on for chatgpt.com" in popup.locator("#memory-status").inner_text(), what="opted in")
+    assert ok(browser.request({"type": "site.settings", "site": "chatgpt.com"}))["long_term"] is True
+    assert mirror(browser) == {"chatgpt.com": True}
+    assert popup.locator("#memory-manage").get_attribute("href") == \
+        f"chrome-extension://{EXTENSION_ID}/memory/manager.html"
+
+    said = send_draft(page, "chatgpt", "I prefer TypeScript for all my projects.")
+    assert said["text"] == "I prefer TypeScript for all my projects."  # no memories yet: nothing added
+    popup.bring_to_front()
+    popup.locator("#memory-extract").click()
+    wait_for(lambda: "added" in popup.locator("#memory-status").inner_text(), timeout=15, what="extraction")
+    assert FACT in popup.locator("#memory-status").inner_text()
+    memories = ok(browser.request({"type": "memory.list"}))["memories"]
+    assert [m["site"] for m in memories if m["text"] == FACT] == ["chatgpt.com"]
+    popup.close()
+
+    # Claude has not opted in: the same send goes without memories, and no preview shows.
+    claude = browser.context.new_page()
+    open_chat(claude, "claude", PAGES["claude"], reply="none")
+    plain = send_draft(claude, "claude", DRAFT)
+    assert plain["text"] == DRAFT
+    assert not ui_visible(claude, PREVIEW)
+
+    # Opt in on Claude from the options page.
+    options = browser.context.new_page()
+    options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
+    box = options.locator("#memory-site-claude\\.ai")
+    wait_for(lambda: box.is_enabled(), what="options memory section")
+    assert box.is_checked() is False and options.locator("#memory-site-chatgpt\\.com").is_checked() is True
+    box.click()
+    wait_for(lambda: "on for claude.ai" in options.locator("#memory-options-status").inner_text(), what="claude on")
+    assert mirror(browser) == {"chatgpt.com": True, "claude.ai": True}
+    options.close()
+
+    claude.bring_to_front()
+    claude_key = session_key(browser.context, claude)
+    type_draft(claude, "claude", DRAFT)
+    # (The saved ChatGPT conversation may have given other facts too: at least this one.)
+    wait_for(lambda: "will be added" in preview_text(claude), what="the preview chip")
+    before = len(sent(claude))
+    claude.keyboard.press("Enter")
+    wait_for(lambda: len(sent(claude)) == before + 1, what="the send with memories")
+    text = sent(claude)[-1]["text"]
+    assert text.startswith(DRAFT + "\n\n---\n[Whiteboard context · ")
+    assert f"] {FACT}\n" in text and text.count("[Whiteboard context") == 1
+    assert strip_blocks(text) == DRAFT
+    # The captured user turn is the draft alone: the block never feeds back into memory.
+    users = [m["content"] for m in session_messages(browser.context, claude_key) if m["role"] == "user"]
+    assert users[-1] == DRAFT and not any("[Whiteboard context" in u for u in users)
+    assert not ui_visible(claude, PREVIEW)  # the chip goes with the send
+    wait_for(lambda: [m["usage_count"] for m in ok(browser.request({"type": "memory.list"}))["memories"]
+                      if m["text"] == FACT] == [1], what="usage counted off the send path")
+    assert gpt_key != claude_key
+    claude.close()
+
+
+def test_leave_out_for_this_send_sends_without_the_block_once(browser, page):
+    set_memory(browser, "claude", True)
+    ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
+    open_chat(page, "claude", PAGES["claude"], reply="none")
+    type_draft(page, "claude", DRAFT)
+    wait_for(lambda: "1 memory will be added" in preview_text(page), what="the preview chip")
+    page.locator(PREVIEW).click()  # the chip: opens the list
+    wait_for(lambda: FACT in preview_text(page), what="the memory listed")
+    click_leave_out(page)
+    wait_for(lambda: "left out of the next send" in preview_text(page), what="the switch")
+    page.keyboard.press("Enter")  # the clicks left the focus in the composer
+    wait_for(lambda: len(sent(page)) == 1, what="the send")
+    assert sent(page)[0]["text"] == DRAFT
+    # Only that send: the next one carries the memories again.
+    again = send_draft(page, "claude", "Set up my next frontend project")
+    assert "[Whiteboard context · 1 memory]" in again["text"] and FACT in again["text"]
+
+
+def test_memory_html_goes_in_as_plain_text(browser, page):
+    set_memory(browser, "claude", True)
+    ok(browser.request({"type": "memory.add", "text": HTML, "memory_type": "preference"}))
+    open_chat(page, "claude", PAGES["claude"], reply="none")
+    draft = "Which headings suit my docs?"
+    type_draft(page, "claude", draft)
+    wait_for(lambda: "1 memory will be added" in preview_text(page), what="the preview chip")
+    page.locator(PREVIEW).click()
+    wait_for(lambda: HTML in preview_text(page), what="the memory listed as text")
+    assert not {"img", "b"} & set(shadow_ui(page, PREVIEW)["tags"])
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the send")
+    [message] = sent(page)
+    assert f"] {HTML}\n" in message["text"]  # the literal characters reached the site
+    assert message["markup"] == 0  # no element was made from them in the composer
+    assert page.evaluate("document.querySelectorAll('img[src=\"x\"]').length") == 0
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.__pwned") is None
