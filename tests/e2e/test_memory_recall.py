@@ -4,9 +4,18 @@ into a later send on Claude; no memories where the site did not opt in; the prev
 the composer and its "leave out of the next send" switch; memory HTML sent as text."""
 
 import pytest
-
-from harness import open_chat, service_worker, session_key, session_messages, shadow_ui, sim, tab_id, type_draft, \
-    ui_visible, wait_for
+from harness import (
+    open_chat,
+    service_worker,
+    session_key,
+    session_messages,
+    shadow_ui,
+    sim,
+    tab_id,
+    type_draft,
+    ui_visible,
+    wait_for,
+)
 from whiteboard.config import EXTENSION_ID
 from whiteboard.memory.inject import strip_blocks
 
