@@ -201,3 +201,35 @@ def test_memory_html_goes_in_as_plain_text(browser, page):
     assert page.evaluate("document.querySelectorAll('img[src=\"x\"]').length") == 0
     page.wait_for_timeout(200)
     assert page.evaluate("window.__pwned") is None
+
+
+def test_turning_memory_off_in_the_popup_hides_the_preview_and_stops_injection(browser, page):
+    set_memory(browser, "chatgpt", True)
+    ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
+    open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+    popup = open_popup(browser, tab_id(browser.context, page))
+    assert popup.locator("#memory-opt-in").is_checked() and popup.locator("#memory-extract").is_enabled()
+    page.bring_to_front()
+    type_draft(page, "chatgpt", DRAFT)
+    wait_for(lambda: "1 memory will be added" in preview_text(page), what="the preview chip")
+    popup.locator("#memory-opt-in").click()
+    wait_for(lambda: "off for chatgpt.com" in popup.locator("#memory-status").inner_text(), what="turned off")
+    assert popup.locator("#memory-extract").is_disabled()
+    assert ok(browser.request({"type": "site.settings", "site": "chatgpt.com"}))["long_term"] is False
+    wait_for(lambda: not ui_visible(page, PREVIEW), what="the chip hidden")
+    page.locator("#prompt-textarea").click()
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the send")
+    assert sent(page)[0]["text"] == DRAFT
+    popup.close()
+
+
+def test_off_the_chat_sites_the_popup_offers_no_memory_switch(browser, page):
+    page.goto("https://news.example/kyoto")
+    popup = browser.context.new_page()
+    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab_id(browser.context, page)}")
+    popup.wait_for_selector("body[data-ready=true]")
+    wait_for(lambda: "works on ChatGPT and Claude" in popup.locator("#memory-status").inner_text(), what="status")
+    assert popup.locator("#memory-opt-in").is_disabled() and popup.locator("#memory-extract").is_disabled()
+    assert popup.locator("#memory-manage").is_visible()
+    popup.close()

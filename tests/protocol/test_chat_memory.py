@@ -166,6 +166,16 @@ def test_a_block_in_captured_turns_is_stripped_so_memories_never_feed_on_themsel
     assert send(host, GPT, "x " + injected)["text"].count("[Whiteboard context") == 1
 
 
+def test_a_key_that_names_no_host_gets_no_memories_and_the_send_still_goes(mem_host):
+    host = mem_host
+    opt_in(host, "chatgpt.com")
+    add(host, FACT)
+    reply = send(host, "not_a_host!:3", DRAFT, site="chatgpt")
+    assert reply["text"] == DRAFT and reply["injected"] is False
+    preview = ok(host.request("chat.preview", key="not_a_host!:3", site="chatgpt", draft=DRAFT))
+    assert preview["enabled"] is False
+
+
 @pytest.mark.parametrize("fields, where", [
     ({"memories": "maybe"}, "memories"),
     ({"site": "bing"}, "site"),
