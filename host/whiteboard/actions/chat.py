@@ -1,10 +1,12 @@
-"""chat.*: a send on a chat site gets the tab's selections (and background) injected.
+"""chat.*: a send on a chat site gets the tab's selections, background and long-term
+memories injected; chat.preview shows the memories first.
 
 chat.prepare_send records the user's message (Whiteboard blocks stripped, privacy
 filter applied) and returns the text to send: the draft as typed, followed by the
 blocks of DESIGN §5 framing. Each block opens with a `---` line and a
 `[Whiteboard <kind> ...]` header and closes with `---`, so strip_blocks removes them
 from captured turns and nothing Whiteboard injected is ever recorded as the user's words.
+Every message recorded restarts the tab's extraction timer on an opted-in site.
 """
 
 from __future__ import annotations
@@ -193,6 +195,7 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
     """The memories a send of this draft would carry, for the user to see first. Unlike a
     send it records nothing: no session message, no usage count, no extraction timer."""
     app = ctx.app
+    app.tokens.wait_ready(5.0)  # the same exact counts as the send, so the same block
     service = app.memory
     site = memory_site(req.key)
     enabled = site is not None and service.sites.get(site).memory_on
