@@ -101,6 +101,28 @@ def click_leave_out(page):
     page.mouse.click((box[0] + box[4]) / 2, (box[1] + box[5]) / 2)
 
 
+ASK_TEXT = "Long-term memory on · see what goes with this send"
+
+
+def ask_preview(page) -> None:
+    """The chip appears with the draft, without asking the host; a click asks (DESIGN §8)."""
+    wait_for(lambda: ASK_TEXT in preview_text(page), what="the preview chip")
+    page.locator(PREVIEW).click()
+
+
+def test_typing_sends_nothing_to_the_host_until_the_chip_is_clicked(browser, page):
+    set_memory(browser, "claude", True)
+    ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
+    open_chat(page, "claude", PAGES["claude"], reply="none")
+    type_draft(page, "claude", DRAFT)
+    wait_for(lambda: ASK_TEXT in preview_text(page), what="the preview chip")
+    page.wait_for_timeout(800)  # twice the typing pause the open list waits for
+    assert "will be added" not in preview_text(page) and FACT not in preview_text(page)
+    page.locator(PREVIEW).click()
+    wait_for(lambda: "1 memory will be added" in preview_text(page) and FACT in preview_text(page),
+             what="the preview after the click")
+
+
 def test_a_fact_said_on_chatgpt_is_recalled_into_a_later_send_on_claude(browser, page):
     # Opt in on ChatGPT from the popup: the host holds the choice, the mirror follows.
     open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
@@ -147,7 +169,8 @@ def test_a_fact_said_on_chatgpt_is_recalled_into_a_later_send_on_claude(browser,
     claude_key = session_key(browser.context, claude)
     type_draft(claude, "claude", DRAFT)
     # (The saved ChatGPT conversation may have given other facts too: at least this one.)
-    wait_for(lambda: "will be added" in preview_text(claude), what="the preview chip")
+    ask_preview(claude)
+    wait_for(lambda: "will be added" in preview_text(claude), what="the preview's count")
     before = len(sent(claude))
     claude.keyboard.press("Enter")
     wait_for(lambda: len(sent(claude)) == before + 1, what="the send with memories")
@@ -170,9 +193,9 @@ def test_leave_out_for_this_send_sends_without_the_block_once(browser, page):
     ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
     open_chat(page, "claude", PAGES["claude"], reply="none")
     type_draft(page, "claude", DRAFT)
-    wait_for(lambda: "1 memory will be added" in preview_text(page), what="the preview chip")
-    page.locator(PREVIEW).click()  # the chip: opens the list
-    wait_for(lambda: FACT in preview_text(page), what="the memory listed")
+    ask_preview(page)
+    wait_for(lambda: "1 memory will be added" in preview_text(page) and FACT in preview_text(page),
+             what="the memory listed")
     click_leave_out(page)
     wait_for(lambda: "left out of the next send" in preview_text(page), what="the switch")
     page.keyboard.press("Enter")  # the clicks left the focus in the composer
@@ -189,8 +212,7 @@ def test_memory_html_goes_in_as_plain_text(browser, page):
     open_chat(page, "claude", PAGES["claude"], reply="none")
     draft = "Which headings suit my docs?"
     type_draft(page, "claude", draft)
-    wait_for(lambda: "1 memory will be added" in preview_text(page), what="the preview chip")
-    page.locator(PREVIEW).click()
+    ask_preview(page)
     wait_for(lambda: HTML in preview_text(page), what="the memory listed as text")
     assert not {"img", "b"} & set(shadow_ui(page, PREVIEW)["tags"])
     page.keyboard.press("Enter")
@@ -211,7 +233,7 @@ def test_turning_memory_off_in_the_popup_hides_the_preview_and_stops_injection(b
     assert popup.locator("#memory-opt-in").is_checked() and popup.locator("#memory-extract").is_enabled()
     page.bring_to_front()
     type_draft(page, "chatgpt", DRAFT)
-    wait_for(lambda: "1 memory will be added" in preview_text(page), what="the preview chip")
+    wait_for(lambda: ASK_TEXT in preview_text(page), what="the preview chip")
     popup.locator("#memory-opt-in").click()
     wait_for(lambda: "off for chatgpt.com" in popup.locator("#memory-status").inner_text(), what="turned off")
     assert popup.locator("#memory-extract").is_disabled()

@@ -1,9 +1,11 @@
 // The memory preview near the composer (DESIGN §5), only on a chat site where the user
-// turned long-term memory on: once typing pauses, the host says which memories a send of
-// this draft would carry (chat.preview records nothing), and a chip shows "N memories will
-// be added"; a click lists them, and a switch leaves them out of the next send only.
-// Turning memory on for a site (popup or options) is the user's consent to these previews.
-// Everything is shown with textContent: a memory's text can never become markup.
+// turned long-term memory on. While there is a draft, a chip says memories may go with
+// the send; nothing reaches the host until the user clicks it (DESIGN §8: the click is
+// the act). Then the host says which memories a send of this draft would carry
+// (chat.preview records nothing), the chip shows "N memories will be added", the list
+// opens, and a switch leaves them out of the next send only. While the list is open it
+// follows the draft. Everything is shown with textContent: a memory's text can never
+// become markup.
 (() => {
   const W = globalThis.Whiteboard;
   const adapter = W.chat.adapterFor(location.hostname);
@@ -27,14 +29,15 @@
     label { display: flex; gap: 6px; align-items: center; }
   `;
 
+  const ASK_TEXT = "Long-term memory on · see what goes with this send";
   let optedIn = false;
-  let shown = null; // {memories, draft} of the preview on screen
+  let shown = null; // the memories the host named for the draft on screen, once asked
   let leaveOut = false;
   let timer = null;
   let asked = 0; // the newest preview request; older answers are dropped
 
-  let ui = null; // mounted on the first preview to show
-  const chip = el("button", { type: "button", class: "chip", onclick: () => { card.hidden = !card.hidden; } });
+  let ui = null; // mounted the first time a chip is shown
+  const chip = el("button", { type: "button", class: "chip", onclick: toggleCard });
   const list = el("ul");
   const skip = el("input", { type: "checkbox", "data-wb": "leave-out" });
   skip.addEventListener("change", () => {
@@ -46,18 +49,30 @@
   // typing, or presses Enter to send.
   for (const control of [chip, skip]) control.addEventListener("mousedown", (e) => e.preventDefault());
 
+  function currentDraft() {
+    const editor = adapter.findEditor();
+    return editor ? readText(editor).trim() : "";
+  }
+
   function hide() {
     shown = null;
+    card.hidden = true;
     if (ui) ui.host.hidden = true;
   }
 
+  function chipText() {
+    if (leaveOut) return "Memories left out of the next send";
+    if (!shown) return ASK_TEXT;
+    const n = shown.length;
+    if (!n) return "No memories for this draft";
+    return `${n} ${n === 1 ? "memory" : "memories"} will be added`;
+  }
+
   function render() {
-    if (!shown || !shown.memories.length) return hide();
-    const n = shown.memories.length;
-    const noun = n === 1 ? "memory" : "memories";
-    chip.textContent = leaveOut ? `${n} ${noun} left out of the next send` : `${n} ${noun} will be added`;
+    if (!optedIn || !W.page.chatEnabled || !currentDraft()) return hide();
+    chip.textContent = chipText();
     chip.classList.toggle("off", leaveOut);
-    list.replaceChildren(...shown.memories.map((m) => el("li", {}, el("span", { class: "type", text: m.type }), m.text)));
+    list.replaceChildren(...(shown || []).map((m) => el("li", {}, el("span", { class: "type", text: m.type }), m.text)));
     if (!ui) {
       ui = mount("whiteboard-memory-preview", CSS);
       ui.root.append(chip, card);
@@ -69,33 +84,45 @@
     ui.host.hidden = false;
   }
 
-  async function preview() {
-    const editor = adapter.findEditor();
-    const draft = editor ? readText(editor).trim() : "";
+  async function fetchPreview() {
+    const draft = currentDraft();
     if (!optedIn || !W.page.chatEnabled || !draft) return hide();
     const mine = ++asked;
     const reply = await W.host.request({ type: "chat.preview", site: adapter.site, draft }, { timeoutMs: 2000 });
-    if (mine !== asked) return;
-    shown = reply.ok && reply.enabled ? { memories: reply.memories, draft } : null;
+    if (mine !== asked || card.hidden) return;
+    shown = reply.ok && reply.enabled ? reply.memories : [];
     render();
   }
 
-  function schedule() {
+  function toggleCard() {
+    card.hidden = !card.hidden;
+    if (card.hidden) return;
+    fetchPreview();
+  }
+
+  // Typing: once it pauses, the chip follows the draft and an open list asks again. The
+  // pause also lets a send's own editor changes settle before the chip comes back.
+  function onDraftChange() {
     clearTimeout(timer);
-    timer = setTimeout(preview, QUIET_MS);
+    asked += 1;
+    timer = setTimeout(() => {
+      if (!card.hidden) return fetchPreview();
+      shown = null;
+      render();
+    }, QUIET_MS);
   }
 
   function applyMirror(sites) {
     optedIn = Boolean(sites && sites[hostname]);
-    if (optedIn) schedule();
-    else hide();
+    if (!optedIn) hide();
+    else render();
   }
 
   chrome.storage.local.get(MIRROR_KEY).then((got) => applyMirror(got[MIRROR_KEY]), () => {});
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === "local" && changes[MIRROR_KEY]) applyMirror(changes[MIRROR_KEY].newValue);
   });
-  addEventListener("input", (e) => { if (optedIn && adapter.editorFrom(e.target)) schedule(); }, true);
+  addEventListener("input", (e) => { if (optedIn && adapter.editorFrom(e.target)) onDraftChange(); }, true);
 
   W.memoryPreview = Object.freeze({
     // For the send about to be prepared: whether memories go with it. The switch applies
@@ -104,7 +131,6 @@
       const include = !leaveOut;
       leaveOut = false;
       skip.checked = false;
-      card.hidden = true;
       clearTimeout(timer);
       asked += 1;
       hide();
