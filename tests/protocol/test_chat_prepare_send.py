@@ -1,5 +1,7 @@
 """chat.prepare_send and chat.attach on the real host process over real pipes."""
 
+import time
+
 import pytest
 
 from whiteboard.memory.inject import strip_blocks
@@ -42,6 +44,18 @@ def test_selection_is_injected_once_with_the_next_send_then_cleared(host):
     # The next send has nothing pending: the selection went with the previous one.
     second = prepare(host, "And the shrines?")
     assert second["injected"] is False and second["text"] == "And the shrines?"
+
+
+def test_a_late_reply_injects_nothing_and_the_selection_waits_for_the_next_send(host):
+    # The page stopped waiting (answer_by passed) and sent the draft as typed: the host
+    # records that draft, but must not use up the selection it never delivered.
+    host.request("session.add", key=KEY, role="user", source="selection", content="Kyoto has 1,600 temples.")
+    late = prepare(host, "Sent unchanged", answer_by=time.time() - 1)
+    assert late["late"] is True and late["injected"] is False and late["text"] == "Sent unchanged"
+    assert ("user", "chat", "Sent unchanged") in messages(host)
+    on_time = prepare(host, "Now with it", answer_by=time.time() + 30)
+    assert on_time["late"] is False and on_time["injected"] is True
+    assert "> Kyoto has 1,600 temples." in on_time["text"]
 
 
 def test_several_selections_are_quoted_in_order(host):

@@ -15,8 +15,10 @@
     capture.engage();
     await W.page.ready;
     await capture.sync(left(deadline)); // the turns shown before this send come first
+    // answer_by: past it the draft goes unchanged, so a late host must not use up selections.
     return W.host.request({ type: "chat.prepare_send", site: adapter.site, draft,
-                            conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget, memories },
+                            conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget, memories,
+                            answer_by: (Date.now() + left(deadline)) / 1000 },
                           { timeoutMs: left(deadline) });
   }
 

@@ -12,6 +12,7 @@ Every message recorded restarts the tab's extraction timer on an opted-in site.
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 
@@ -150,6 +151,12 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
             remaining -= app.tokens.count(block.text)
     blocks.extend(memory_parts(app, req, remaining))
 
+    if req.answer_by is not None and time.time() > req.answer_by:
+        # The draft already went as typed (it is recorded: it was sent); the selections wait.
+        with app.sessions.lock:
+            session.pending_selections[:0] = pending
+        return chat.ChatPrepareSendReply(text=draft, injected=False, parts=[], count=count,
+                                         redacted=filtered.count, late=True)
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,

@@ -26,6 +26,9 @@ class ChatPrepareSend(Request):
     budget: Annotated[int, Field(ge=1, le=200_000)] | None = None
     # False leaves long-term memories out of this one send (the preview's switch).
     memories: bool = True
+    # Wall-clock time (Unix seconds) after which the page has sent the draft unchanged:
+    # a reply finished later injects nothing and leaves the selections for the next send.
+    answer_by: float | None = None
 
 
 class InjectedPart(BaseModel):
@@ -42,6 +45,8 @@ class ChatPrepareSendReply(Reply):
     # Messages in the tab's session after recording the draft.
     count: int
     redacted: int = 0
+    # True when the reply came after answer_by: nothing injected, nothing used up.
+    late: bool = False
 
 
 class Turn(BaseModel):
