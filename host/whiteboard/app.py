@@ -32,14 +32,19 @@ class App:
         return service_for(self)
 
 
+# An inline action runs to its end before the next frame is read, so nothing can cancel
+# it: it shares this event, which is never set, instead of paying for one per request.
+_NOT_CANCELLABLE = threading.Event()
+
+
 class RequestContext:
     """What an action sees of the server: the app, its request id, events and cancellation."""
 
-    def __init__(self, app: App, request_id, emit):
+    def __init__(self, app: App, request_id, emit, cancellable: bool = True):
         self.app = app
         self.request_id = request_id
         self._emit = emit
-        self.cancelled = threading.Event()
+        self.cancelled = threading.Event() if cancellable else _NOT_CANCELLABLE
 
     def emit(self, event: str, **fields) -> None:
         self._emit({"event": event, "ref": self.request_id, **fields})

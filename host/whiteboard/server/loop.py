@@ -67,7 +67,7 @@ class Server:
             self._send_error(request_id, exc)
             return
         action = HANDLERS[request.type]
-        ctx = RequestContext(self.app, request.id, self._send_event)
+        ctx = RequestContext(self.app, request.id, self._send_event, cancellable=action.blocking)
         if action.blocking:
             # Registered before the thread starts, so a cancel sent right after always finds it.
             with self.app.inflight_lock:

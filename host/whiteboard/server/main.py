@@ -37,7 +37,8 @@ def _no_content_excepthook(exc_type, exc, tb) -> None:
 
 
 class StackLoader(threading.Thread):
-    """Imports the message schemas and actions and builds the App, off the reader thread."""
+    """Imports the message schemas and actions, builds the App, then loads the tokenizer: all
+    off the reader thread."""
 
     def __init__(self, config: HostConfig, allowed: bool, frames_in, writer: FrameWriter):
         super().__init__(name="stack-load", daemon=True)
@@ -54,7 +55,6 @@ class StackLoader(threading.Thread):
             from .loop import Server
 
             app = App(self.config)
-            app.tokens.start_loading()
             load_all()
             start_cleanup_timer(app.sessions, app.stopping)
             if self.allowed:
@@ -66,6 +66,10 @@ class StackLoader(threading.Thread):
             self.error = exc
         finally:
             self.done.set()
+        if self.server is not None:
+            # After the stack, on this same thread: the two loads do not fight for the GIL,
+            # and the tokenizer's freed scratch memory goes back to the OS from one arena.
+            self.server.app.tokens.load_now()
 
 
 def serve_until_loaded(loader: StackLoader, frames_in, writer: FrameWriter, cap: int) -> bytes | None:
