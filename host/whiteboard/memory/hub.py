@@ -3,6 +3,7 @@ extraction scheduler wired to the App's sessions and the optional embeddings mod
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 
@@ -11,6 +12,7 @@ from .model_extract import model_from
 from .service import MemoryService
 
 _lock = threading.Lock()
+log = logging.getLogger("whiteboard.memory")
 
 
 def semantic_from_env():
@@ -36,3 +38,15 @@ def service_for(app) -> MemoryService:
                                                       stop=app.stopping)
             app._memory_service = service
         return service
+
+
+def open_at_start(app) -> None:
+    """Build the index when the host starts (DESIGN §5), so the first send on an opted-in
+    site does not wait for the vault; nothing is opened for a user who never opted in."""
+    service = service_for(app)
+    if not any(site.memory_on for site in service.sites.all()):
+        return
+    try:
+        service.ready()
+    except Exception as exc:  # noqa: BLE001 - memory.* requests report it to the user
+        log.error("the memory vault could not be opened at start (%s)", type(exc).__name__)

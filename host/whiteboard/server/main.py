@@ -67,9 +67,12 @@ class StackLoader(threading.Thread):
         finally:
             self.done.set()
         if self.server is not None:
-            # After the stack, on this same thread: the two loads do not fight for the GIL,
-            # and the tokenizer's freed scratch memory goes back to the OS from one arena.
+            # After the stack, on this same thread: the loads do not fight for the GIL, and
+            # the tokenizer's freed scratch memory goes back to the OS from one arena.
+            from ..memory.hub import open_at_start
+
             self.server.app.tokens.load_now()
+            open_at_start(self.server.app)
 
 
 def serve_until_loaded(loader: StackLoader, frames_in, writer: FrameWriter, cap: int) -> bytes | None:
