@@ -33,9 +33,9 @@ import platformdirs
 from ..actions import HANDLERS
 from ..app import App, RequestContext
 from ..config import APP_NAME
-from ..protocol.errors import BadRequest, Forbidden, Internal, TooLarge, WhiteboardError
-from ..protocol.framing import HEADER, OversizeFrame, ShortRead, decode_body, read_frame
-from ..protocol.messages import parse_request
+from ..protocol.errors import Forbidden, Internal, TooLarge, WhiteboardError
+from ..protocol.envelope import Rejected, read_request
+from ..protocol.framing import HEADER, OversizeFrame, ShortRead, read_frame
 
 log = logging.getLogger("whiteboard.control")
 
@@ -146,26 +146,17 @@ class ControlConnection:
 
     def handle_body(self, body: bytes) -> None:
         try:
-            raw = decode_body(body)
-        except WhiteboardError as exc:
-            self._error(None, exc)
-            return
-        if not isinstance(raw, dict):
-            self._error(None, BadRequest("a message must be a JSON object"))
-            return
-        request_id = raw.get("id")
-        if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
-            self._error(None, BadRequest("id: must be an integer or a string"))
-            return
-        if raw.get("type") not in ALLOWED:
-            self._error(request_id, Forbidden(f"the control socket serves only {', '.join(sorted(ALLOWED))}"))
-            return
-        try:
-            request = parse_request(raw)
-        except WhiteboardError as exc:
-            self._error(request_id, exc)
+            request = read_request(body, self._admit)
+        except Rejected as rejected:
+            self._error(rejected.request_id, rejected.error)
             return
         self._run(request)
+
+    @staticmethod
+    def _admit(raw: dict) -> WhiteboardError | None:
+        if raw.get("type") in ALLOWED:
+            return None
+        return Forbidden(f"the control socket serves only {', '.join(sorted(ALLOWED))}")
 
     def _run(self, request) -> None:
         ctx = RequestContext(self.app, request.id, self._event)

@@ -14,9 +14,10 @@ from typing import BinaryIO
 
 from ..actions import HANDLERS, Action
 from ..app import App, RequestContext
-from ..protocol.errors import BadRequest, Forbidden, Internal, TooLarge, WhiteboardError
-from ..protocol.framing import FrameWriter, OversizeFrame, ShortRead, decode_body, read_frame
-from ..protocol.messages import REQUESTS, Request, parse_request
+from ..protocol.envelope import Rejected, read_request
+from ..protocol.errors import Forbidden, Internal, TooLarge, WhiteboardError
+from ..protocol.framing import FrameWriter, OversizeFrame, ShortRead, read_frame
+from ..protocol.messages import REQUESTS, Request
 
 log = logging.getLogger("whiteboard.server")
 
@@ -47,24 +48,9 @@ class Server:
 
     def handle_body(self, body: bytes) -> None:
         try:
-            raw = decode_body(body)
-        except WhiteboardError as exc:
-            self._send_error(None, exc)
-            return
-        if not isinstance(raw, dict):
-            self._send_error(None, BadRequest("a message must be a JSON object"))
-            return
-        request_id = raw.get("id")
-        if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
-            self._send_error(None, BadRequest("id: must be an integer or a string"))
-            return
-        if not self.origin_allowed:
-            self._send_error(request_id, Forbidden("this host serves only the Whiteboard extension"))
-            return
-        try:
-            request = parse_request(raw)
-        except WhiteboardError as exc:
-            self._send_error(request_id, exc)
+            request = read_request(body, self._admit)
+        except Rejected as rejected:
+            self._send_error(rejected.request_id, rejected.error)
             return
         action = HANDLERS[request.type]
         ctx = RequestContext(self.app, request.id, self._send_event, cancellable=action.blocking)
@@ -76,6 +62,9 @@ class Server:
                              daemon=True).start()
         else:
             self.run(action, request, ctx)
+
+    def _admit(self, raw: dict) -> WhiteboardError | None:
+        return None if self.origin_allowed else Forbidden("this host serves only the Whiteboard extension")
 
     def run(self, action: Action, request: Request, ctx: RequestContext) -> None:
         try:
