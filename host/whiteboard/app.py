@@ -31,6 +31,13 @@ class App:
 
         return service_for(self)
 
+    def close(self, timeout: float = 1.0) -> None:
+        """At exit: write the usage counts still queued. Bounded, because the browser kills
+        the host 2 s after it closes the port; nothing else here needs saving."""
+        service = self.__dict__.get("_memory_service")
+        if service is not None:
+            service.usage.flush(timeout)
+
 
 # An inline action runs to its end before the next frame is read, so nothing can cancel
 # it: it shares this event, which is never set, instead of paying for one per request.

@@ -109,10 +109,23 @@ def test_memories_false_leaves_them_out_of_that_send_only(mem_host):
 def test_memories_that_do_not_fit_the_budget_are_left_out(mem_host):
     host = mem_host
     opt_in(host, "chatgpt.com")
-    add(host, FACT)
+    memory_id = add(host, FACT)
     tight = send(host, GPT, DRAFT, budget=10)
     assert tight["injected"] is False and tight["text"] == DRAFT
+    time.sleep(0.3)
+    assert usage(host, memory_id) == 0  # recalled but not sent: not a use
     assert [p["kind"] for p in send(host, GPT, DRAFT, budget=400)["parts"]] == ["memory"]
+    wait_for(lambda: usage(host, memory_id) == 1, what="usage of the send that carried it")
+
+
+def test_a_late_send_carries_no_memories_and_counts_no_use(mem_host):
+    host = mem_host
+    opt_in(host, "chatgpt.com")
+    memory_id = add(host, FACT)
+    late = send(host, GPT, DRAFT, answer_by=time.time() - 1)  # the page already sent the draft as typed
+    assert late["late"] is True and late["text"] == DRAFT and late["parts"] == []
+    time.sleep(0.3)
+    assert usage(host, memory_id) == 0
 
 
 def test_selection_and_memories_together(mem_host):
@@ -248,3 +261,14 @@ def test_redacted_kinds_reach_the_vbrief_export(mem_host):
     observations = ok(host.request("vbrief.export", key=GPT))["document"]["sessionSnapshot"]["observations"]
     infos = [o.get("redactionInfo") for o in observations]
     assert all(info and info["patterns"] and info["reason"].endswith("at capture") for info in infos), infos
+
+
+def test_usage_queued_when_the_browser_closes_the_port_is_written(env):
+    host = HostProcess(env=env)
+    opt_in(host, "chatgpt.com")
+    memory_id = add(host, FACT)
+    # The send and the end of input arrive together: the host exits right after replying.
+    host.send({"id": "send", "type": "chat.prepare_send", "key": GPT, "site": "chatgpt", "draft": DRAFT})
+    assert host.close() == 0
+    with HostProcess(env=env) as again:
+        assert usage(again, memory_id) == 1

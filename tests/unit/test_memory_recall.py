@@ -9,7 +9,7 @@ import pytest
 from whiteboard.app import App
 from whiteboard.memory.inject import strip_blocks
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.recall import RecallSettings, recall, recall_for_send
+from whiteboard.memory.recall import RecallSettings, count_use, recall, recall_for_send
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sites import SiteStore
 from whiteboard.tokens import TokenCounter
@@ -135,12 +135,21 @@ def test_usage_is_written_off_the_send_path(app):
     app.memory.usage._write = lambda ids, when: (release.wait(10), write(ids, when))
     started = time.perf_counter()
     result = recall_for_send(app, "claude.ai", "typescript generics")
+    count_use(app, [m.id for m in result.memories])
     assert texts(result) == ["Prefers TypeScript"] and time.perf_counter() - started < 1.0
     assert app.memory.get(memory.id).usage_count == 0  # not yet: the writer is held
     release.set()
     assert app.memory.usage.flush()
     reopened = MemoryService(app.memory.vault_path, app.memory.key_path)
     assert reopened.get(memory.id).usage_count == 1 and reopened.get(memory.id).last_used_at is not None
+
+
+def test_recalling_alone_counts_no_use(app):
+    memory, _ = app.memory.add("Prefers TypeScript", "preference")
+    app.memory.sites.update("claude.ai", long_term=True)
+    assert texts(recall_for_send(app, "claude.ai", "typescript generics")) == ["Prefers TypeScript"]
+    assert app.memory.usage.flush()
+    assert app.memory.get(memory.id).usage_count == 0
 
 
 def test_recall_for_send_never_raises(app, tmp_path):

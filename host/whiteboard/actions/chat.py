@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..memory.inject import strip_blocks
-from ..memory.recall import note_message, recall, recall_for_send
+from ..memory.recall import count_use, note_message, recall, recall_for_send
 from ..memory.sites import site_of_key
 from ..privacy import redact
 from ..protocol.errors import BadRequest, WhiteboardError
@@ -35,6 +35,7 @@ class Block:
     kind: str
     text: str
     items: int
+    memory_ids: tuple[str, ...] = ()  # a memory block's memories, for their usage count
 
 
 def memory_site(key: str) -> str | None:
@@ -55,7 +56,7 @@ def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> list[Block]:
     result = recall_for_send(app, site, req.draft)
     if not result.block or result.tokens > room:
         return []
-    return [Block("memory", result.block, len(result.memories))]
+    return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))]
 
 
 def _fence(header: str, body: str) -> str:
@@ -157,6 +158,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
             session.pending_selections[:0] = pending
         return chat.ChatPrepareSendReply(text=draft, injected=False, parts=[], count=count,
                                          redacted=filtered.count, late=True)
+    count_use(app, [i for b in blocks for i in b.memory_ids])  # only now: these go with the send
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,

@@ -50,7 +50,7 @@ def memory_extract(req: msg.MemoryExtract, ctx) -> msg.MemoryExtractReply:
 
 @action(msg.MemoryRecall, blocking=True)
 def memory_recall(req: msg.MemoryRecall, ctx) -> msg.MemoryRecallReply:
-    # A search or a preview: usage counts only when memories are really sent (recall_for_send).
+    # A search or a preview: usage counts only when memories really go with a send (count_use).
     result = recall(ctx.app.memory, ctx.app.tokens, req.query, req.limit)
     return msg.MemoryRecallReply(memories=[out(m) for m in result.memories], block=result.block,
                                  tokens=result.tokens, method=result.method, note=result.note)

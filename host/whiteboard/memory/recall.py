@@ -6,7 +6,8 @@ embeddings failure falls back to full text), a cut relative to the best hit,
 near-duplicate removal, at most 5, and a token cap on the block.
 
 For the chat flow (actions/chat.py): `recall_for_send` (empty unless the site opted in;
-never raises) and `note_message` (restarts the site's 30 s extraction timer).
+never raises), `count_use` (usage of the memories a send really carried) and
+`note_message` (restarts the site's 30 s extraction timer).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def fit_block(memories: list[Memory], tokens, cap: int) -> tuple[str, int, int]:
 def recall_for_send(app, site: str, draft: str) -> RecallResult:
     """What to append to a draft being sent on `site`: empty unless long-term memory is on
     (and not paused) there. Never raises: a problem gives an empty result with a note, and
-    the send goes on. Usage stats are queued for a background thread."""
+    the send goes on. Counts no usage: the caller does, once the block really goes (count_use)."""
     try:
         service = app.memory
         if not service.sites.get(site).memory_on:
@@ -128,8 +129,14 @@ def recall_for_send(app, site: str, draft: str) -> RecallResult:
     except WhiteboardError as exc:
         log.warning("recall skipped: %s", type(exc).__name__)
         return RecallResult(note=exc.message)
-    service.usage.record([m.id for m in result.memories])
     return result
+
+
+def count_use(app, memory_ids: list[str]) -> None:
+    """Memories that went with a send: their usage count and last use are queued for a
+    background thread (DESIGN §5), off the send path."""
+    if memory_ids:
+        app.memory.usage.record(memory_ids)
 
 
 def note_message(app, key: str, site: str) -> None:

@@ -139,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if loader.server is not None:
             loader.server.app.stopping.set()
+            loader.server.app.close()
     return 0
 
 
