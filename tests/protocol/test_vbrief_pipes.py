@@ -156,6 +156,32 @@ def test_the_configured_model_summarises_and_its_output_is_filtered_too(tmp_path
     assert len(prompts) == len(semantic) and "Question" in prompts[0]
 
 
+def test_exporting_again_asks_the_model_only_about_what_is_new(tmp_path, fake_openai):
+    # The popup exports on every open: unchanged messages must not go to the model again.
+    fake_openai.chat_answer = lambda body: "- They chose SQLite."
+    env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url, WHITEBOARD_LLM_MODEL="m")
+
+    def asked():
+        return len([r for r in fake_openai.chat_requests()
+                    if "memory of the conversation" in r.json["messages"][0]["content"]])
+
+    with HostProcess(env=env) as host:
+        add_all(host, KEY, conversation(8))
+        first = host.request("vbrief.export", key=KEY)["document"]
+        after_first = asked()
+        again = host.request("vbrief.export", key=KEY)["document"]
+        assert asked() == after_first > 0
+        assert again["sessionSnapshot"]["observations"] == first["sessionSnapshot"]["observations"]
+        add_all(host, KEY, conversation(1))  # two new messages; older ones move down a level
+        host.request("vbrief.export", key=KEY)
+        assert 0 < asked() - after_first < after_first
+        host.request("session.clear", key=KEY)  # the cached summaries go with the session
+        add_all(host, KEY, conversation(8))
+        before = asked()
+        host.request("vbrief.export", key=KEY)
+        assert asked() - before == after_first
+
+
 def test_a_model_that_fails_leaves_the_extractive_method(tmp_path):
     # Nothing listens on the discard port: the export falls back and still succeeds.
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL="http://127.0.0.1:9/v1", WHITEBOARD_LLM_MODEL="m")

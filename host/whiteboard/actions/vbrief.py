@@ -24,7 +24,8 @@ def vbrief_export(req: m.VbriefExport, ctx) -> m.VbriefExportReply:
         # Only those: folding what a context build leaves out would make two exports differ.
         fold_pending(session, app.summarizer, app.tokens, app.config.limits.summary_max_tokens)
         copy = copy_session(session)
-    model = LayerSummary(app.llm, ctx.cancelled) if app.llm.configured() else None
+        cache = session.export_summaries
+    model = LayerSummary(app.llm, ctx.cancelled, cache) if app.llm.configured() else None
     return m.VbriefExportReply(document=export_session(copy, app.tokens, model))
 
 

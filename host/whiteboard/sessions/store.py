@@ -45,6 +45,9 @@ class Session:
     next_seq: int = 1
     # Selections captured since the last send, waiting to be injected (chat.prepare_send).
     pending_selections: list[Message] = field(default_factory=list)
+    # The model's summaries of single messages for vBRIEF export, by (sha256 of model and
+    # text, token target): exporting again (each popup open) asks the model only about what is new.
+    export_summaries: dict[tuple[bytes, int], str] = field(default_factory=dict)
 
     @property
     def count(self) -> int:

@@ -12,6 +12,7 @@ the extractive method ("semantic-extract") otherwise or when the model fails.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from datetime import datetime
@@ -32,6 +33,10 @@ MIN_TARGET = {"semantic": 20, "aggregated": 10}
 MAX_TARGET = {"semantic": 300, "aggregated": 60}
 # A model sees at most this much of one message: a summary keeps gist, not text.
 MODEL_INPUT_CHARS = 6000
+# Model summaries kept per session: a message is summarised at two levels as it ages,
+# and the session holds at most ~50 messages plus selections.
+CACHE_ENTRIES = 256
+_CACHE_LOCK = threading.Lock()
 
 
 def planned_level(rank_from_newest: int, is_seed: bool) -> str:
@@ -51,13 +56,27 @@ class ModelSummary(Protocol):
 
 
 class LayerSummary:
-    """The configured model (whiteboard.llm) as a ModelSummary for one export."""
+    """The configured model (whiteboard.llm) as a ModelSummary for one export. Answers are
+    kept in `cache` (the session's, so in RAM and gone with it) and reused by later exports."""
 
-    def __init__(self, layer, cancel: threading.Event):
+    def __init__(self, layer, cancel: threading.Event, cache: dict[tuple[bytes, int], str] | None = None):
         self.layer = layer
         self.cancel = cancel
+        self.cache = {} if cache is None else cache
 
     def summarize(self, text: str, max_tokens: int) -> str:
+        settings = self.layer.settings()  # another model's summary is not reused
+        key = (hashlib.sha256(f"{settings.base_url}\n{settings.model}\n{text}".encode()).digest(), max_tokens)
+        answer = self.cache.get(key)
+        if answer is None:
+            answer = self._ask(text, max_tokens)
+            with _CACHE_LOCK:
+                while len(self.cache) >= CACHE_ENTRIES:  # oldest first: dicts keep insertion order
+                    self.cache.pop(next(iter(self.cache)))
+                self.cache[key] = answer
+        return answer
+
+    def _ask(self, text: str, max_tokens: int) -> str:
         words = max(3, max_tokens * 3 // 5)  # ~0.6 words per token leaves headroom under the target
         cut = text if len(text) <= MODEL_INPUT_CHARS else text[:MODEL_INPUT_CHARS] + "…"
         prompt = [
