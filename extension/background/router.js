@@ -4,6 +4,8 @@
 // so a web page's scripts cannot send to the worker at all; the checks below are the
 // second line. Content scripts never name a session key: the worker sets their tab's key.
 
+import { mirrorSite } from "../memory/mirror.js";
+
 const EXTENSION_ORIGIN = `chrome-extension://${chrome.runtime.id}`;
 const { siteFor } = globalThis.whiteboardSites;
 const settingsStore = globalThis.whiteboardSettings;
@@ -76,6 +78,10 @@ export class Router {
     const answer = await this.port.request(message, { timeoutMs: timeoutOf(envelope) });
     if (answer.ok && (message.type === "session.clear" || message.type === "session.clear_all")) {
       notifyCleared(message.type === "session.clear" ? message.key : null);
+    }
+    if (answer.ok && typeof answer.memory_on === "boolean" && message.type.startsWith("chat.")) {
+      // Not awaited: off the send path.
+      mirrorSite(message.key.slice(0, message.key.lastIndexOf(":")), answer.memory_on).catch(() => {});
     }
     return answer;
   }

@@ -3,6 +3,7 @@
 // running here (and for tests through the worker's console).
 import "../shared/settings.js";
 import "../shared/sites.js";
+import { mirrorOnConnect } from "./memory-mirror.js";
 import { NativePort } from "./native-port.js";
 import { PageStatus, Router } from "./router.js";
 import { TabSessions } from "./tab-sessions.js";
@@ -19,6 +20,7 @@ chrome.runtime.onMessage.addListener((envelope, sender, sendResponse) => router.
 chrome.runtime.onConnect.addListener((p) => router.onConnect(p));
 tabs.listen();
 pages.listen();
+mirrorOnConnect(port);
 port.connect();
 
 globalThis.whiteboard = Object.freeze({

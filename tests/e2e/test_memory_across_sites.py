@@ -5,6 +5,7 @@ the composer and its "leave out of the next send" switch; memory HTML sent as te
 
 import pytest
 from harness import (
+    kill_host,
     open_chat,
     service_worker,
     session_key,
@@ -54,6 +55,7 @@ def set_memory(browser, site: str, on: bool):
 def fresh_memory(browser):
     ok(browser.request({"type": "memory.wipe", "confirm": True}))
     for site in HOSTS:
+        ok(browser.request({"type": "site.settings", "site": HOSTS[site], "paused": False}))
         set_memory(browser, site, False)
     yield
 
@@ -186,6 +188,28 @@ def test_a_fact_said_on_chatgpt_is_recalled_into_a_later_send_on_claude(browser,
                       if m["text"] == FACT] == [1], what="usage counted off the send path")
     assert gpt_key != claude_key
     claude.close()
+
+
+def test_a_choice_made_in_another_browser_reaches_the_preview(browser, page):
+    # Every browser's host shares the site settings: here another browser turns memory on
+    # for Claude. This browser's mirror learns it when its port (re)connects...
+    ok(browser.request({"type": "site.settings", "site": "claude.ai", "long_term": True}))
+    assert mirror(browser) == {}
+    kill_host(browser.root)
+    wait_for(lambda: mirror(browser) == {"claude.ai": True}, timeout=15, what="the mirror read on reconnect")
+    open_chat(page, "claude", PAGES["claude"], reply="none")
+    type_draft(page, "claude", DRAFT)
+    wait_for(lambda: ASK_TEXT in preview_text(page), what="the preview chip")
+
+    # ...and from every chat reply: paused elsewhere, the next send says so.
+    ok(browser.request({"type": "site.settings", "site": "claude.ai", "paused": True}))
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the send")
+    assert sent(page)[0]["text"] == DRAFT
+    wait_for(lambda: mirror(browser) == {}, what="the mirror following the pause")
+    type_draft(page, "claude", "And the tests?")
+    page.wait_for_timeout(800)  # twice the typing pause after which the chip would show
+    assert not ui_visible(page, PREVIEW)
 
 
 def test_leave_out_for_this_send_sends_without_the_block_once(browser, page):

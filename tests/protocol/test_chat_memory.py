@@ -86,9 +86,15 @@ def test_no_memories_on_a_site_that_did_not_opt_in_or_paused(mem_host):
     memory_id = add(host, FACT)
     reply = send(host, CLAUDE, DRAFT)
     assert reply["injected"] is False and reply["text"] == DRAFT and reply["parts"] == []
+    assert reply["memory_on"] is False and send(host, GPT, "Hello")["memory_on"] is True
     ok(host.request("site.settings", site="chatgpt.com", paused=True))
     reply = send(host, GPT, DRAFT)
-    assert reply["injected"] is False and reply["text"] == DRAFT
+    assert reply["injected"] is False and reply["text"] == DRAFT and reply["memory_on"] is False
+    attached = ok(host.request("chat.attach", key=GPT, site="chatgpt", turns=[{"role": "user", "content": "Hi"}]))
+    assert attached["memory_on"] is False
+    ok(host.request("site.settings", site="chatgpt.com", paused=False))
+    attached = ok(host.request("chat.attach", key=GPT, site="chatgpt", turns=[{"role": "user", "content": "Hi"}]))
+    assert attached["memory_on"] is True
     time.sleep(0.3)
     assert usage(host, memory_id) == 0
 

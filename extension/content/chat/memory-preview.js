@@ -12,7 +12,7 @@
   if (!adapter || W.memoryPreview) return;
   const { readText } = W.editorInput;
   const { el, mount, place } = W.ui;
-  // Mirror of the host's site.settings, written by the popup and options (memory/opt-in.js).
+  // Mirror of the host's site.settings (memory/mirror.js): popup, options and every chat reply.
   const MIRROR_KEY = "memorySites";
   const QUIET_MS = 400;
   const hostname = location.hostname;

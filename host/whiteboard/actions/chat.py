@@ -46,6 +46,17 @@ def memory_site(key: str) -> str | None:
         return None
 
 
+def memory_on(app, key: str) -> bool:
+    """Whether the key's site has long-term memory on and not paused; never raises. Every
+    chat reply says it: the site settings file is shared by all browsers' hosts, so a
+    browser's mirror of it may be out of date."""
+    site = memory_site(key)
+    try:
+        return site is not None and app.memory.sites.get(site).memory_on
+    except WhiteboardError:
+        return False
+
+
 def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> list[Block]:
     """Long-term memories recalled for this send (DESIGN §5): none unless the tab's site
     opted in, the user did not leave them out of this send, and the block fits the `room`
@@ -157,12 +168,12 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         with app.sessions.lock:
             session.pending_selections[:0] = pending
         return chat.ChatPrepareSendReply(text=draft, injected=False, parts=[], count=count,
-                                         redacted=filtered.count, late=True)
+                                         redacted=filtered.count, late=True, memory_on=memory_on(app, req.key))
     count_use(app, [i for b in blocks for i in b.memory_ids])  # only now: these go with the send
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,
-                                     redacted=filtered.count)
+                                     redacted=filtered.count, memory_on=memory_on(app, req.key))
 
 
 def _same(text: str) -> str:
@@ -196,7 +207,7 @@ def attach(req: chat.ChatAttach, ctx) -> chat.ChatAttachReply:
         count = session.count if session else 0
     if recorded and memory_site(req.key):
         note_message(app, req.key, memory_site(req.key))
-    return chat.ChatAttachReply(recorded=recorded, count=count)
+    return chat.ChatAttachReply(recorded=recorded, count=count, memory_on=memory_on(app, req.key))
 
 
 @action(chat.ChatPreview, blocking=True)

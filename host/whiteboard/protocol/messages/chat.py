@@ -47,6 +47,8 @@ class ChatPrepareSendReply(Reply):
     redacted: int = 0
     # True when the reply came after answer_by: nothing injected, nothing used up.
     late: bool = False
+    # The site has long-term memory on and not paused (the extension shows its preview).
+    memory_on: bool
 
 
 class Turn(BaseModel):
@@ -65,6 +67,7 @@ class ChatAttachReply(Reply):
     # Turns recorded now; turns the session already held (e.g. after a reload) are skipped.
     recorded: int
     count: int
+    memory_on: bool
 
 
 class ChatPreview(Request):
