@@ -91,6 +91,7 @@ def test_answer_streams_in_progressively_then_follow_up(browser, page, fake):
     first = fake.chat_requests()[n]
     assert "<selection>" in user_message(first) and "1,600 Buddhist temples" in user_message(first)
     assert user_message(first).endswith("Why so many temples?")
+    assert "nothing else in this tab yet" in panel_text(page, "ask-status")  # not "0 / 2000 tokens"
 
     # The next question in the same panel is a follow-up: no selection again, the exchange as context.
     ask(page, "And shrines?")
@@ -98,6 +99,7 @@ def test_answer_streams_in_progressively_then_follow_up(browser, page, fake):
              "Answered" in panel_text(page, "ask-status"), timeout=10, what="the follow-up")
     follow = fake.chat_requests()[n + 1]
     assert "<selection>" not in user_message(follow)
+    assert "tokens of this tab's context" in panel_text(page, "ask-status")
     assert MODE_RULES["follow_up"] in system_message(follow)
     assert "Why so many temples?" in system_message(follow)
     assert panel_texts(page, "question") == ["Why so many temples?", "And shrines?"]

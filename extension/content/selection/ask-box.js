@@ -121,8 +121,10 @@
       fresh = false;
       parts.input.placeholder = "Ask a follow-up…";
     }
-    setStatus(reply.cancelled ? "Stopped." :
-      `Answered with ${reply.used_tokens} / ${reply.budget} tokens of this tab's context. Ask a follow-up below.`);
+    const context = reply.used_tokens > 0
+      ? `with ${reply.used_tokens} / ${reply.budget} tokens of this tab's context`
+      : "from the selection and your question (nothing else in this tab yet)";
+    setStatus(reply.cancelled ? "Stopped." : `Answered ${context}. Ask a follow-up below.`);
     W.panel.refresh();
   }
 
