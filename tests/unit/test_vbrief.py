@@ -238,6 +238,7 @@ def test_round_trip_export_import_export_gives_the_same_document(counter, conver
     assert normalized(first) == normalized(exported(store, "chatgpt.com:9", counter))
     imported = store.get("chatgpt.com:9")
     assert [m.source for m in imported.all_messages()] == [m.source for m in session.all_messages()]
+    assert imported.summary_method == ("imported" if session.summary else "none")
     assert not imported.pending_selections  # history, not selections waiting for the next send
 
 

@@ -52,7 +52,7 @@ def restore_session(store: SessionStore, key: str, document: VBriefDocument, rep
         session.messages = messages[-limit:]
         session.unfolded = messages[1:-limit] if len(messages) > limit else []
         session.summary = redact(snapshot.session_info.context).text
-        session.summary_method = "extractive" if session.summary else "none"
+        session.summary_method = "imported" if session.summary else "none"
         # Observations tagged "summarised" are in the imported summary already: never fold them twice.
         session.folded_through = max((n for n, o in enumerate(snapshot.observations, start=1)
                                       if "summarised" in o.tags), default=0)

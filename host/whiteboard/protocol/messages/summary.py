@@ -16,6 +16,6 @@ class SessionSummary(Request):
 class SessionSummaryReply(Reply):
     summary: str
     tokens: int
-    method: Literal["none", "extractive", "model"]
+    method: Literal["none", "extractive", "model", "imported"]
     # A model summary of the latest fold is on its way and will replace this one.
     refining: bool = False
