@@ -37,7 +37,7 @@ export class TabSessions {
     return tabKey(hostname, tabId);
   }
 
-  // A page in `tabId` now shows `hostname` (a content script said so, or tabs.onUpdated).
+  // A page in `tabId` now shows `hostname` (its content script said so).
   async navigated(tabId, hostname) {
     const hosts = await this.load();
     const before = hosts.get(tabId);
@@ -46,6 +46,20 @@ export class TabSessions {
       await this.save();
       await this.clear(tabKey(before, tabId));
     }
+  }
+
+  // A tab with a session finished loading a page. Without the `tabs` permission its URL is
+  // hidden, so its content script says where it is; no answer means a page the extension
+  // does not run on (about:blank, a data: or file: URL, a browser or error page): the tab
+  // left its site, as for another domain.
+  async loaded(tabId) {
+    if (!(await this.load()).has(tabId)) return;
+    let where = null;
+    try {
+      where = await chrome.tabs.sendMessage(tabId, { kind: "where" }, { frameId: 0 });
+    } catch { /* no content script of ours in that tab */ }
+    if (where && typeof where.hostname === "string") await this.navigated(tabId, where.hostname);
+    else await this.closed(tabId);
   }
 
   async closed(tabId) {
@@ -76,12 +90,7 @@ export class TabSessions {
   listen() {
     chrome.tabs.onRemoved.addListener((tabId) => this.closed(tabId));
     chrome.tabs.onUpdated.addListener((tabId, change) => {
-      // `url` is only reported for sites the extension runs on; content scripts cover the rest.
-      if (change.url) {
-        try {
-          this.navigated(tabId, new URL(change.url).hostname);
-        } catch { /* not a URL with a hostname */ }
-      }
+      if (change.status === "complete") this.loaded(tabId);
     });
   }
 }

@@ -44,5 +44,11 @@
     for (const listener of listeners) listener(page);
   });
   W.page = page;
+  // The worker asks where this tab is when a page finishes loading (background/tab-sessions.js).
+  chrome.runtime.onMessage.addListener((envelope, sender, sendResponse) => {
+    if (sender.id !== chrome.runtime.id || !envelope || envelope.kind !== "where") return false;
+    sendResponse({ hostname });
+    return false;
+  });
   if (!page.site) page.report(); // chat pages report once their adapter has looked at the page
 })();

@@ -58,6 +58,17 @@ def test_moving_to_another_domain_clears_the_session_and_staying_keeps_it(browse
     wait_for(lambda: session_messages(browser.context, key) == [], what="the session to be cleared")
 
 
+@pytest.mark.parametrize("elsewhere", ["about:blank", "data:text/html,<p>a local page</p>"])
+def test_moving_to_a_page_that_is_not_a_website_clears_the_session(browser, page, elsewhere):
+    # No content script runs there and no URL is reported for it: leaving is what counts.
+    open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+    key = session_key(browser.context, page)
+    send(page, "chatgpt", "Remember this as well")
+    assert session_messages(browser.context, key)
+    page.goto(elsewhere)
+    wait_for(lambda: session_messages(browser.context, key) == [], what="the session to be cleared")
+
+
 def test_a_page_script_cannot_reach_the_worker_or_the_host(browser, page):
     open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
     key = session_key(browser.context, page)
