@@ -4,7 +4,7 @@
 #   ./installers/install.sh            (or: bash installers/install.sh)
 #
 # Creates a virtualenv (default ~/.local/share/whiteboard/venv), installs this checkout
-# into it, registers the host with every browser that has a profile here, and ends by
+# into it, registers the host with every browser installed or used here, and ends by
 # saying how to load extension/ and what its id is. Safe to run again: it reuses the
 # environment and rewrites only what changed.
 set -euo pipefail
@@ -23,7 +23,7 @@ Usage: installers/install.sh [options]
   -h, --help          this text
 
 Exit status: 0 done; 1 failed (the message says why); 3 installed, but no browser
-profile was found to register with.
+was found to register with.
 EOF
 }
 
@@ -116,8 +116,8 @@ if [ "$REGISTER" = 1 ]; then
         REGISTERED=1
     else
         say ""
-        say "The host is installed but not registered with a browser yet. Start Chrome (or"
-        say "Chromium, Brave, Edge, Vivaldi) once, then run: $VENV/bin/whiteboard install"
+        say "The host is installed but not registered with a browser yet. Install Chrome (or"
+        say "Chromium, Brave, Edge, Vivaldi), then run: $VENV/bin/whiteboard install"
     fi
 fi
 

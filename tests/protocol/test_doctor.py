@@ -205,10 +205,24 @@ def test_cli_install_doctor_uninstall_round_trip(tmp_path):
 
 
 def test_cli_install_without_any_browser_is_a_clear_error(tmp_path):
-    env = isolated_env(tmp_path / "env")
+    env = isolated_env(tmp_path / "env", PATH=str(tmp_path / "no-commands"))
     result = run_cli(env, "install")
     assert result.returncode == 1 and "no supported browser found" in result.stderr
     assert "--browser chrome" in result.stderr
+
+
+def test_cli_install_registers_a_browser_installed_but_never_run(tmp_path):
+    commands = tmp_path / "commands"
+    commands.mkdir()
+    (commands / "brave-browser").write_text("#!/bin/sh\n")
+    (commands / "brave-browser").chmod(0o755)
+    env = isolated_env(tmp_path / "env", PATH=str(commands), PYTHONIOENCODING="utf-8")
+    result = run_cli(env, "install")
+    assert result.returncode == 0, result.stderr
+    assert "with: Brave" in result.stdout
+    manifest = Path(env["XDG_CONFIG_HOME"], "BraveSoftware", "Brave-Browser", "NativeMessagingHosts",
+                    "com.whiteboard.host.json")
+    assert json.loads(manifest.read_text())["allowed_origins"] == [ORIGIN]
 
 
 def test_cli_rejects_a_bad_extension_id(tmp_path):

@@ -28,6 +28,24 @@ def isolated_env(root: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def path_without_browsers(root: Path) -> str:
+    """A PATH with every command of this one except the browsers' (root/bin holds links):
+    for an installer run that must find no installed browser on a machine that has one."""
+    from whiteboard.install.browsers import BROWSERS
+
+    browsers = {c for b in BROWSERS.values() for c in b.linux_commands}
+    bin_dir = root / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        if not os.path.isdir(directory):
+            continue
+        for name in os.listdir(directory):
+            link = bin_dir / name
+            if name not in browsers and not link.exists() and os.access(Path(directory, name), os.X_OK):
+                link.symlink_to(Path(directory, name))
+    return str(bin_dir)
+
+
 class HostProcess:
     def __init__(self, env: dict[str, str] | None = None, args: list[str] | None = None):
         cmd = [sys.executable, "-m", "whiteboard.server.main", *(args if args is not None else [ORIGIN])]

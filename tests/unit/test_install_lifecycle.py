@@ -129,6 +129,23 @@ def test_detected_browsers_are_those_with_a_profile(target):
     assert detected_browsers(target) == ["chromium", "vivaldi"]
 
 
+def test_a_browser_installed_but_never_run_is_detected(tmp_path):
+    commands = tmp_path / "bin"
+    commands.mkdir()
+    (commands / "chromium-browser").write_text("#!/bin/sh\n")
+    (commands / "google-chrome").write_text("not executable")
+    (commands / "chromium-browser").chmod(0o755)
+    linux = Target(Platform(os="linux", home=tmp_path / "home", data_dir=tmp_path / "data",
+                            env={"PATH": str(commands)}, system_root=tmp_path / "root"))
+    assert detected_browsers(linux) == ["chromium"]
+    mac = Target(Platform(os="darwin", home=tmp_path / "home", data_dir=tmp_path / "data", env={},
+                          system_root=tmp_path / "root"))
+    assert detected_browsers(mac) == []
+    (tmp_path / "root" / "Applications" / "Vivaldi.app").mkdir(parents=True)
+    (tmp_path / "home" / "Applications" / "Brave Browser.app").mkdir(parents=True)
+    assert detected_browsers(mac) == ["brave", "vivaldi"]
+
+
 @pytest.mark.parametrize("browsers, ids, python, message", [
     (["firefox"], [EXTENSION_ID], None, "unknown browser 'firefox'"),
     (["chrome"], ["nope"], None, "32 letters a-p"),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from support.host import isolated_env
+from support.host import isolated_env, path_without_browsers
 from whiteboard.config import EXTENSION_ID
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,6 +74,7 @@ def test_fresh_home_install_register_doctor_and_rerun(tmp_path):
 
     # Same environment, a home with no browser: installed, told what to do, exit status 3.
     bare = isolated_env(tmp_path / "bare")
+    bare["PATH"] = path_without_browsers(tmp_path / "bare")  # this machine may have Chromium installed
     third = run(bare, "--venv", str(venv))
     assert third.returncode == 3, third.stdout + third.stderr
     assert "not registered with a browser yet" in third.stdout and "Load unpacked" in third.stdout

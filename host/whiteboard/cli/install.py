@@ -73,7 +73,7 @@ def next_steps(browsers: list[str], extension_ids: list[str]) -> str:
 
 @main.command("install")
 @click.option("--browser", "browsers", type=BROWSER_CHOICE, multiple=True,
-              help=BROWSER_HELP + " Default: every browser that has a profile here.")
+              help=BROWSER_HELP + " Default: every browser installed or used here.")
 @click.option("--system", is_flag=True, help=SYSTEM_HELP)
 @click.option("--extension-id", "extension_ids", multiple=True, default=[EXTENSION_ID], show_default=True,
               callback=_extension_ids, help="Extension id to allow (repeatable): 32 letters a-p.")
@@ -85,8 +85,8 @@ def install_command(browsers, system, extension_ids, no_next_steps):
     if not chosen:
         looked = ", ".join(str(target.profile_dir(b)) for b in BROWSERS.values())
         raise click.ClickException(
-            f"no supported browser found (looked for {looked}).\n"
-            "Start your browser once so it creates its profile, or name it: whiteboard install --browser chrome")
+            f"no supported browser found (looked for its command or app, and for {looked}).\n"
+            "Install one, or name yours if it is elsewhere: whiteboard install --browser chrome")
     click.echo(f"Registering {HOST_NAME} ({target.scope}) with: {', '.join(BROWSERS[b].label for b in chosen)}")
     try:
         changes = install(target, chosen, extension_ids)

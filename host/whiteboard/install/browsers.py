@@ -24,31 +24,38 @@ class Browser:
     # Registry keys (under HKCU or HKLM) holding `NativeMessagingHosts\<host name>`.
     windows_keys: tuple[str, ...]
     extensions_page: str  # where the user loads an unpacked extension
+    # How an installed browser that has never been run is found: its commands on PATH
+    # (Linux) and its app bundle in /Applications or ~/Applications (macOS).
+    linux_commands: tuple[str, ...] = ()
+    mac_app: str = ""
 
 
 BROWSERS: dict[str, Browser] = {b.key: b for b in (
     Browser("chrome", "Google Chrome",
             "google-chrome", "Google/Chrome", "Google/Chrome/User Data",
             "/etc/opt/chrome/native-messaging-hosts", "/Library/Google/Chrome/NativeMessagingHosts",
-            (r"Software\Google\Chrome",), "chrome://extensions"),
+            (r"Software\Google\Chrome",), "chrome://extensions",
+            ("google-chrome", "google-chrome-stable", "google-chrome-beta"), "Google Chrome.app"),
     Browser("chromium", "Chromium",
             "chromium", "Chromium", "Chromium/User Data",
             "/etc/chromium/native-messaging-hosts", "/Library/Application Support/Chromium/NativeMessagingHosts",
-            (r"Software\Chromium",), "chrome://extensions"),
+            (r"Software\Chromium",), "chrome://extensions", ("chromium", "chromium-browser"), "Chromium.app"),
     Browser("brave", "Brave",
             "BraveSoftware/Brave-Browser", "BraveSoftware/Brave-Browser", "BraveSoftware/Brave-Browser/User Data",
             "/etc/opt/brave/native-messaging-hosts",
             "/Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
-            (r"Software\BraveSoftware\Brave-Browser",), "brave://extensions"),
+            (r"Software\BraveSoftware\Brave-Browser",), "brave://extensions", ("brave-browser", "brave"),
+            "Brave Browser.app"),
     Browser("edge", "Microsoft Edge",
             "microsoft-edge", "Microsoft Edge", "Microsoft/Edge/User Data",
             "/etc/opt/edge/native-messaging-hosts", "/Library/Microsoft/Edge/NativeMessagingHosts",
-            (r"Software\Microsoft\Edge",), "edge://extensions"),
+            (r"Software\Microsoft\Edge",), "edge://extensions", ("microsoft-edge", "microsoft-edge-stable"),
+            "Microsoft Edge.app"),
     # Vivaldi on Windows reads Google Chrome's registry key, not one of its own.
     Browser("vivaldi", "Vivaldi",
             "vivaldi", "Vivaldi", "Vivaldi/User Data",
             "/etc/opt/vivaldi/native-messaging-hosts", "/Library/Application Support/Vivaldi/NativeMessagingHosts",
-            (r"Software\Google\Chrome",), "vivaldi://extensions"),
+            (r"Software\Google\Chrome",), "vivaldi://extensions", ("vivaldi", "vivaldi-stable"), "Vivaldi.app"),
 )}
 
 

@@ -30,8 +30,9 @@ class Change:
 
 
 def detected_browsers(target: Target) -> list[str]:
-    """Browsers whose user data dir exists here (they have been run at least once)."""
-    return [key for key, b in BROWSERS.items() if target.profile_dir(b).is_dir()]
+    """Browsers in use here (their user data dir exists) or installed but not yet run: a
+    manifest written before the first run is read once the browser starts."""
+    return [key for key, b in BROWSERS.items() if target.profile_dir(b).is_dir() or target.browser_installed(b)]
 
 
 def install(target: Target, browsers: list[str], extension_ids: list[str], *,

@@ -7,6 +7,7 @@ on Linux, and point the system-wide root at a temporary directory.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,17 @@ class Target:
         if p.os == "darwin":
             return p.home / "Library" / "Application Support" / browser.mac_profile
         return Path(p.env.get("LOCALAPPDATA") or p.home / "AppData" / "Local") / browser.windows_profile
+
+    def browser_installed(self, browser: Browser) -> bool:
+        """The browser is installed here, even if never run (its command on PATH, its app)."""
+        p = self.platform
+        if p.os == "linux":
+            path = p.env.get("PATH", "")
+            return any(shutil.which(command, path=path) for command in browser.linux_commands)
+        if p.os == "darwin":
+            return any((base / browser.mac_app).is_dir()
+                       for base in (p.system_path("/Applications"), p.home / "Applications"))
+        return False  # Windows: the registry registers a browser whether or not it ran
 
     def manifest_path(self, browser: Browser) -> Path:
         """Where this browser's manifest goes. On Windows one file serves every browser:
