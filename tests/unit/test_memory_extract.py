@@ -32,6 +32,17 @@ def test_lasting_first_person_facts_of_each_type():
                    ("objective", "Goal: run a marathon next year"), ("preference", "喜欢喝乌龙茶")}
 
 
+def test_japanese_and_korean_facts_without_a_model():
+    japanese = facts(["私はTypeScriptが好きです。東京に住んでいます。", "Pythonを勉強しています。", "僕はエンジニアです。",
+                      "私の目標はフルマラソンを走ることです。"])
+    assert japanese == {("preference", "TypeScriptが好き"), ("context", "東京に住んでいます"),
+                        ("objective", "Pythonを勉強しています"), ("skill", "エンジニアです"),
+                        ("objective", "目標はフルマラソンを走ることです")}
+    korean = facts(["저는 서울에 살아요.", "저는 커피를 좋아해요.", "한국어를 배우고 있어요.", "저는 개발자입니다."])
+    assert korean == {("context", "서울에 살아요"), ("preference", "커피를 좋아해요"),
+                      ("objective", "한국어를 배우고 있어요"), ("skill", "개발자입니다")}
+
+
 @pytest.mark.parametrize("message", [
     "Can you write me a cover letter?",
     "Please fix this code.",
@@ -46,6 +57,11 @@ def test_lasting_first_person_facts_of_each_type():
     'He told me: "I prefer tabs and I live in Paris, always."',
     "Here is the log I got:\n" + "\n".join(f"line {i}: I prefer retries and I live in Paris" for i in range(12)),
     "请帮我写一封邮件。",
+    "これが好きです。",
+    "このコードを使っています。",
+    "東京に住んでいますか？",
+    "이 코드를 좋아해요.",
+    "이거 좋아해요?",
 ])
 def test_one_off_requests_and_quoted_or_pasted_text_are_not_facts(message):
     assert facts([message]) == set()

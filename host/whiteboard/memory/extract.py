@@ -17,8 +17,8 @@ from . import text as T
 from .candidate import Candidate
 from .inject import strip_blocks
 from .model import MAX_TEXT_CHARS
-from .rules import (CLAUSE_END, DEICTIC_OBJECT, EN_COMPILED, HEDGE, LEAD_IN, ONE_OFF, REMEMBER, REQUEST,
-                    ROLE_WORDS, ZH_COMPILED, ZH_ONE_OFF, ZH_ROLE_WORDS)
+from .rules import (CJK_COMPILED, CJK_ONE_OFF, CJK_ROLE_WORDS, CLAUSE_END, DEICTIC_OBJECT, EN_COMPILED, HEDGE,
+                    LEAD_IN, ONE_OFF, REMEMBER, REQUEST, ROLE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -109,18 +109,18 @@ def _match_en(sentence: str) -> Candidate | None:
     return None
 
 
-def _match_zh(sentence: str) -> Candidate | None:
+def _match_cjk(sentence: str) -> Candidate | None:
     s = sentence.strip().rstrip("。！!.")
-    if s.endswith(("？", "?", "吗", "呢")) or ZH_ONE_OFF.search(s):
+    if s.endswith(("？", "?", "吗", "呢", "か", "까")) or CJK_ONE_OFF.search(s):
         return None
-    for type_, pattern, template, confidence, tag in ZH_COMPILED:
+    for type_, pattern, template, confidence, tag in CJK_COMPILED:
         m = pattern.match(s)
         if m:
             x = m.group("x").strip()[:MAX_FACT_CHARS]
             if len(x) < 2:
                 return None
             if tag == "identity":
-                type_ = "skill" if ZH_ROLE_WORDS.search(x) else "context"
+                type_ = "skill" if CJK_ROLE_WORDS.search(x) else "context"
             return Candidate(type_, template.format(x=x), confidence, tags=[tag])
     return None
 
@@ -130,7 +130,8 @@ def rule_extract(messages: list[str], thresholds: Thresholds = AUTOMATIC) -> lis
     found: list[Candidate] = []
     for message in messages:
         for sentence in user_statements(message):
-            candidate = _match_zh(sentence) if T.cjk_runs(sentence[:2]) else _match_en(sentence)
+            # "Pythonを勉強しています" starts in ASCII; "I live in 東京" is English all the same.
+            candidate = (_match_cjk(sentence) if T.cjk_runs(sentence) else None) or _match_en(sentence)
             if candidate is not None:
                 found.append(candidate)
     return finish(found, thresholds)

@@ -1,4 +1,5 @@
-"""The offline rule extractor's patterns: first-person statements of lasting facts.
+"""The offline rule extractor's patterns: first-person statements of lasting facts, in
+English, Chinese, Japanese and Korean.
 
 Each rule: (type, pattern on a cleaned sentence, how the fact is written, confidence,
 tag). `{v}` in the template is the pattern's `verb` group in the third person, `{x}` the
@@ -14,7 +15,13 @@ ROLE_WORDS = re.compile(
     r"teacher|professor|lecturer|student|doctor|nurse|physician|lawyer|writer|author|journalist|editor|"
     r"manager|founder|ceo|cto|marketer|accountant|artist|musician|photographer|translator|admin|"
     r"administrator|technician|mechanic|chef|entrepreneur|freelancer|product owner|pm)s?\b")
-ZH_ROLE_WORDS = re.compile(r"(?:工程师|开发者|开发人员|程序员|设计师|老师|教师|学生|医生|护士|研究员|经理|律师|作家|产品经理|创始人)")
+CJK_ROLE_WORDS = re.compile(
+    r"(?:工程师|开发者|开发人员|程序员|设计师|老师|教师|学生|医生|护士|研究员|经理|律师|作家|产品经理|创始人"  # zh
+    r"|エンジニア|開発者|プログラマー?|デザイナー|先生|医者|医師|看護師|研究者|弁護士|マネージャー"  # ja
+    r"|개발자|엔지니어|프로그래머|디자이너|학생|선생님|교사|의사|간호사|연구원|변호사|작가|매니저)")  # ko
+
+_JA_I = r"(?:(?:私|僕|俺|わたし)は)"
+_KO_I = r"(?:(?:저는|나는|제가|내가)\s*)"
 
 _S = r"(?:really |generally |usually |strongly |much |definitely |also |mostly |actually |totally |absolutely )?"
 
@@ -67,7 +74,7 @@ EN_RULES: list[tuple[str, str, str, float, str]] = [
     ("skill", r"^i(?:'m| am) (?P<x>(?:a|an) .+)", "Is {x}", 0.7, "identity"),
 ]
 
-ZH_RULES: list[tuple[str, str, str, float, str]] = [
+CJK_RULES: list[tuple[str, str, str, float, str]] = [
     ("preference", r"^我(?:很|非常|比较|更|也)?(?P<x>(?:喜欢|爱|偏好|习惯|倾向于).+)", "{x}", 0.8, "preference"),
     ("preference", r"^我(?:很|也)?(?P<x>(?:不喜欢|讨厌|不爱).+)", "{x}", 0.8, "dislike"),
     ("skill", r"^我(?P<x>(?:会|擅长|精通|熟悉|懂).+)", "{x}", 0.8, "expertise"),
@@ -80,12 +87,27 @@ ZH_RULES: list[tuple[str, str, str, float, str]] = [
     ("context", r"^我(?P<x>有(?:一个|两个|三个|一只|两只)?(?:孩子|女儿|儿子|老婆|老公|妻子|丈夫|狗|猫|宠物).*)", "{x}", 0.8,
      "family"),
     ("context", r"^我是(?:一名|一个|一位)?(?P<x>.+)", "是{x}", 0.75, "identity"),
-    ("preference", r"^(?:私|僕|俺)は(?P<x>.+が(?:大好き|好き|苦手|嫌い))", "{x}", 0.8, "preference"),
-    ("context", r"^(?:私|僕|俺)は(?P<x>.+に住んでいます)", "{x}", 0.9, "location"),
+    # Japanese: the subject (私は) is often left out.
+    ("preference", rf"^{_JA_I}?(?P<x>.+が(?:大好き|好き|苦手|嫌い))", "{x}", 0.8, "preference"),
+    ("context", rf"^{_JA_I}?(?P<x>.+に住んでいます)", "{x}", 0.9, "location"),
+    ("context", rf"^{_JA_I}?(?P<x>.+(?:で|として)働いています)", "{x}", 0.85, "work"),
+    ("objective", rf"^{_JA_I}?(?P<x>.+を(?:勉強|学ん)でいます|.+を勉強しています)", "{x}", 0.8, "learning"),
+    ("skill", rf"^{_JA_I}?(?P<x>.+が得意(?:です)?)", "{x}", 0.8, "expertise"),
+    ("skill", rf"^{_JA_I}?(?P<x>(?:いつも|普段|主に)?.+を使っています)", "{x}", 0.75, "tools"),
+    ("objective", r"^(?:私|僕|俺|わたし)の(?P<x>(?:目標|夢)は.+)", "{x}", 0.9, "goal"),
+    ("context", rf"^{_JA_I}(?P<x>.+(?:です|だ))$", "{x}", 0.75, "identity"),
+    # Korean: 저는 / 나는 (I), polite or plain endings.
+    ("preference", rf"^{_KO_I}?(?P<x>.+(?:을|를)\s*좋아(?:해요|합니다|해))", "{x}", 0.8, "preference"),
+    ("preference", rf"^{_KO_I}?(?P<x>.+(?:을|를)\s*싫어(?:해요|합니다|해))", "{x}", 0.8, "dislike"),
+    ("context", rf"^{_KO_I}?(?P<x>.+에\s*(?:살아요|살고 있어요|살고 있습니다|삽니다))", "{x}", 0.9, "location"),
+    ("objective", rf"^{_KO_I}?(?P<x>.+(?:을|를)\s*(?:배우고|공부하고) 있(?:어요|습니다))", "{x}", 0.8, "learning"),
+    ("context", rf"^{_KO_I}?(?P<x>.+에서\s*일(?:해요|합니다|하고 있어요|하고 있습니다))", "{x}", 0.85, "work"),
+    ("objective", r"^(?:제|내)\s*(?P<x>(?:목표|꿈)는\s*.+)", "{x}", 0.9, "goal"),
+    ("context", rf"^{_KO_I}(?P<x>.+(?:입니다|이에요|예요))$", "{x}", 0.75, "identity"),
 ]
 
 EN_COMPILED = [(t, re.compile(p), tpl, c, tag) for t, p, tpl, c, tag in EN_RULES]
-ZH_COMPILED = [(t, re.compile(p), tpl, c, tag) for t, p, tpl, c, tag in ZH_RULES]
+CJK_COMPILED = [(t, re.compile(p), tpl, c, tag) for t, p, tpl, c, tag in CJK_RULES]
 
 # A sentence asking for something now, not telling a lasting fact.
 REQUEST = re.compile(
@@ -103,7 +125,9 @@ ONE_OFF = re.compile(
     r"this time|at the moment|this morning|this afternoon|this evening|this week)\b")
 # A fact about the assistant or the thing just shown is no fact about the user.
 DEICTIC_OBJECT = re.compile(r"^(?:it|its|that|this|these|those|them|him|her)\b|\b(?:you|your|yours)\b")
-ZH_ONE_OFF = re.compile(r"(?:你|您|这个|那个|这段|上面|下面|今天|明天|昨天|刚才|现在就|帮我|请)")
+CJK_ONE_OFF = re.compile(r"(?:你|您|这个|那个|这段|上面|下面|今天|明天|昨天|刚才|现在就|帮我|请"
+                        r"|これ|それ|あれ|この|その|あの|あなた|今日|明日|昨日|さっき|ください|お願い"
+                        r"|이거|이것|그거|그것|당신|오늘|내일|어제|방금|주세요|이 |그 )")
 HEDGE = re.compile(r"\b(?:maybe|probably|perhaps|i think|i guess|i suppose|sometimes|kind of|sort of|might)\b")
 LEAD_IN = re.compile(r"^(?:(?:also|and|but|so|well|oh|ok|okay|actually|btw|by the way|honestly|basically|"
                      r"anyway|fyi|personally|generally|in general|for context|as you know|i think|i guess|"
