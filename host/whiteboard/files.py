@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
+
+from .protocol.errors import Unavailable
+
+# A dir the user cannot write: a read-only mount, or permissions.
+_READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def unwritable(exc: OSError, path: Path) -> Unavailable:
+    """A failed write of one of our files as the typed error, with reason `read_only` when
+    the file system or permissions refuse it (the UI tells the user to fix the folder)."""
+    if exc.errno in _READ_ONLY:
+        return Unavailable(f"cannot write {path}: its folder is read-only or not writable by this user "
+                           f"({exc.strerror}); make it writable and try again", reason="read_only")
+    return Unavailable(f"cannot write {path} ({exc.strerror or type(exc).__name__})", reason="write_failed")
 
 
 def atomic_write(path: Path, text: str, mode: int = 0o644) -> str:

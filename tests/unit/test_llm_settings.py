@@ -76,13 +76,14 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path, monkeypat
     before = store.path.read_bytes()
 
     def disk_full(*args, **kwargs):
-        raise OSError("disk full")
+        raise OSError(28, "No space left on device")
 
     import whiteboard.files
 
     monkeypatch.setattr(whiteboard.files.os, "fsync", disk_full)
-    with pytest.raises(OSError):
+    with pytest.raises(Unavailable, match="No space left") as failed:
         store.update(model="gpt-4.1")
+    assert failed.value.reason == "write_failed"
     assert store.path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["llm.json"]
 

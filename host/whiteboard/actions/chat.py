@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..memory.inject import strip_blocks
-from ..memory.recall import count_use, note_message, recall, recall_for_send
+from ..memory.recall import count_use, note_message, recall_for_send, send_memories
 from ..memory.sites import site_of_key
 from ..privacy import redact
 from ..protocol.errors import BadRequest, WhiteboardError
@@ -58,14 +58,14 @@ def memory_on(app, key: str) -> bool:
 
 
 def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> list[Block]:
-    """Long-term memories recalled for this send (DESIGN §5): none unless the tab's site
-    opted in, the user did not leave them out of this send, and the block fits the `room`
-    left in the budget. Never fails the send."""
+    """Long-term memories for this send (DESIGN §5), the pinned ones first: none unless the
+    tab's site opted in and the user did not leave them out of this send; within the `room`
+    left in the budget (recalled ones go first when it is short). Never fails the send."""
     site = memory_site(req.key)
     if not req.memories or site is None:
         return []
-    result = recall_for_send(app, site, req.draft)
-    if not result.block or result.tokens > room:
+    result = recall_for_send(app, site, req.draft, room)
+    if not result.block:
         return []
     return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))]
 
@@ -222,9 +222,10 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
     if not enabled:
         return chat.ChatPreviewReply(enabled=False, memories=[], block="", tokens=0)
     try:
-        result = recall(service, app.tokens, req.draft)
+        result = send_memories(service, app.tokens, req.draft, service.settings.load().pinned_tokens)
     except WhiteboardError as exc:  # the same failure a send would skip over, said here
         return chat.ChatPreviewReply(enabled=True, memories=[], block="", tokens=0, note=exc.message)
-    memories = [chat.PreviewMemory(memory_id=m.id, type=m.type, text=m.text) for m in result.memories]
+    memories = [chat.PreviewMemory(memory_id=m.id, type=m.type, text=m.text, pinned=m.pinned)
+                for m in result.memories]
     return chat.ChatPreviewReply(enabled=True, memories=memories, block=result.block, tokens=result.tokens,
                                  note=result.note)

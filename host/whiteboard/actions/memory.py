@@ -6,6 +6,8 @@ on its own thread, so the reader keeps serving sessions meanwhile.
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from ..memory import transfer
 from ..memory.model import Memory
 from ..memory.recall import recall
@@ -19,7 +21,7 @@ from . import action
 def out(m: Memory) -> msg.MemoryOut:
     return msg.MemoryOut(memory_id=m.id, type=m.type, text=m.text, tags=m.tags, keywords=m.keywords,
                          confidence=m.confidence, site=m.site, created_at=m.created_at, updated_at=m.updated_at,
-                         usage_count=m.usage_count, last_used_at=m.last_used_at)
+                         usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned)
 
 
 def detail(m: Memory) -> msg.MemoryDetail:
@@ -78,10 +80,11 @@ def memory_get(req: msg.MemoryGet, ctx) -> msg.MemoryReply:
 
 @action(msg.MemoryUpdate, blocking=True)
 def memory_update(req: msg.MemoryUpdate, ctx) -> msg.MemoryReply:
-    if req.text is None and req.memory_type is None:
-        raise BadRequest("give text, memory_type or both")
+    if req.text is None and req.memory_type is None and req.pinned is None:
+        raise BadRequest("give text, memory_type, pinned or some of them")
     text = redact(req.text).text if req.text is not None else None
-    return msg.MemoryReply(memory=detail(ctx.app.memory.update(req.memory_id, text, type=req.memory_type)))
+    return msg.MemoryReply(memory=detail(ctx.app.memory.update(req.memory_id, text, pinned=req.pinned,
+                                                               type=req.memory_type)))
 
 
 @action(msg.MemoryDelete, blocking=True)
@@ -109,6 +112,11 @@ def memory_import(req: msg.MemoryImport, ctx) -> msg.MemoryImportReply:
 @action(msg.MemoryWipe, blocking=True)
 def memory_wipe(req: msg.MemoryWipe, ctx) -> msg.MemoryWipeReply:
     return msg.MemoryWipeReply(deleted=ctx.app.memory.wipe())
+
+
+@action(msg.MemorySettingsRequest, blocking=True)
+def memory_settings(req: msg.MemorySettingsRequest, ctx) -> msg.MemorySettingsReply:
+    return msg.MemorySettingsReply(**asdict(ctx.app.memory.settings.update(pinned_tokens=req.pinned_tokens)))
 
 
 @action(msg.SiteSettingsRequest, blocking=True)

@@ -17,8 +17,8 @@ from typing import Mapping
 from urllib.parse import urlsplit
 
 from .. import crypto
-from ..config import config_dir
-from ..files import atomic_write
+from ..config import config_dir, data_dir
+from ..files import atomic_write, unwritable
 from ..protocol.errors import BadRequest, Unavailable
 from .endpoint import Endpoint, Timeouts
 from .presets import PRESETS
@@ -80,10 +80,24 @@ def check_api_key(api_key: str) -> str:
 
 
 class SettingsStore:
-    def __init__(self, directory: Path | None = None):
+    def __init__(self, directory: Path | None = None, vault_path: Path | None = None):
         self.directory = directory or config_dir()
         self.path = self.directory / SETTINGS_FILE
         self.key_path = self.directory / KEY_FILE
+        # The memory vault shares the key file: with it missing, no new key is made while
+        # the vault exists. Defaults to the user's vault only for the user's config dir.
+        if vault_path is None and directory is None:
+            from ..memory.vault import VAULT_FILE
+
+            vault_path = data_dir() / VAULT_FILE
+        self.vault_path = vault_path
+
+    def encrypted_files(self) -> list[Path]:
+        """This store's files holding data encrypted with the shared key (for crypto.KeyMissing)."""
+        try:
+            return [self.path] if self.load().api_key_enc else []
+        except Unavailable:
+            return [self.path]  # unreadable: it may hold a key, so never orphan it
 
     def signature(self) -> tuple[int, int] | None:
         """Changes whenever the file does (the CLI may write it while the host runs)."""
@@ -113,8 +127,11 @@ class SettingsStore:
         return StoredSettings(**values)
 
     def save(self, settings: StoredSettings) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        atomic_write(self.path, json.dumps(asdict(settings), indent=2), 0o600)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            atomic_write(self.path, json.dumps(asdict(settings), indent=2), 0o600)
+        except OSError as exc:
+            raise unwritable(exc, self.path) from None
 
     def update(self, *, preset: str | None = None, base_url: str | None = None, model: str | None = None,
                api_key: str | None = None, clear_api_key: bool = False, read_timeout: float | None = None,
@@ -151,12 +168,16 @@ class SettingsStore:
         return updated
 
     def _encryption_key(self) -> bytes:
+        vault = [self.vault_path] if self.vault_path and self.vault_path.exists() \
+            and self.vault_path.stat().st_size > 0 else []
         try:
-            return crypto.load_or_create_key(self.key_path)
-        except FileExistsError:  # the vault created it at the same moment
-            return crypto.load_key(self.key_path)
+            return crypto.load_or_create_key(self.key_path, [*vault, *self.encrypted_files()])
+        except crypto.KeyMissing as exc:
+            raise Unavailable(f"{exc}; the API key was not saved", reason="key_missing") from None
         except crypto.KeyFileError as exc:
-            raise Unavailable(f"{exc}; the API key was not saved") from None
+            raise Unavailable(f"{exc}; the API key was not saved", reason="key_unreadable") from None
+        except OSError as exc:
+            raise unwritable(exc, self.key_path) from None
 
     def clear(self) -> bool:
         """Forget the stored settings (the shared encryption key file stays: the vault uses it too)."""

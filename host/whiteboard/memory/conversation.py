@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..protocol.errors import Forbidden, NotFound
+from ..protocol.errors import BadRequest, Forbidden, NotFound
 from .candidate import Candidate
 from .dedupe import Decision, decide
 from .extract import AUTOMATIC, MANUAL, rule_extract
@@ -111,16 +111,19 @@ class ConversationExtractor:
                 outcome.unchanged += 1
             elif d.action == "update":
                 target = d.target
-                outcome.updated.append(self.service.update(
-                    target.id, c.text, type=c.type, confidence=max(target.confidence, c.confidence),
-                    tags=list(dict.fromkeys(target.tags + c.tags)),
-                    keywords=list(dict.fromkeys(c.keywords + target.keywords))[:12]))
+                try:
+                    outcome.updated.append(self.service.update(
+                        target.id, c.text, type=c.type, confidence=max(target.confidence, c.confidence),
+                        tags=list(dict.fromkeys(target.tags + c.tags)),
+                        keywords=list(dict.fromkeys(c.keywords + target.keywords))[:12]))
+                except BadRequest:  # another memory already says exactly this
+                    outcome.unchanged += 1
             else:
                 new.append(Memory(id=new_memory_id(), type=c.type, text=c.text, created_at=now, updated_at=now,
                                   tags=c.tags, keywords=c.keywords, confidence=c.confidence, site=site))
         if new:
-            self.service.store(new)
-            outcome.added = new
+            outcome.added = self.service.store(new)
+            outcome.unchanged += len(new) - len(outcome.added)  # stored meanwhile by another process
         return outcome
 
     def _forget_closed_sessions(self) -> None:

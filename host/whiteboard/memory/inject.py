@@ -26,11 +26,15 @@ class BlockLine:
     text: str
 
 
+def format_line(line: BlockLine) -> str:
+    return f"- [{line.type}·{_MONTHS[line.month - 1]}] {' '.join(line.text.split())}"
+
+
 def format_block(lines: list[BlockLine]) -> str:
     if not lines:
         return ""
     noun = "memory" if len(lines) == 1 else "memories"
-    body = "\n".join(f"- [{l.type}·{_MONTHS[l.month - 1]}] {' '.join(l.text.split())}" for l in lines)
+    body = "\n".join(format_line(line) for line in lines)
     return f"---\n{HEADER.format(n=len(lines), noun=noun)}\n{body}\n{FOOTER}\n---"
 
 

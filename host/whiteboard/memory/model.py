@@ -36,6 +36,11 @@ class Memory:
     old_texts: list[OldText] = field(default_factory=list)
     # Bumped on every content change; the index compares it to see what changed underneath.
     rev: int = 0
+    pinned_at: float | None = None  # set: goes with every send on an opted-in site
+
+    @property
+    def pinned(self) -> bool:
+        return self.pinned_at is not None
 
     def content(self) -> dict:
         """The encrypted part: everything a reader could learn about the user from."""

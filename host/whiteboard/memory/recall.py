@@ -19,7 +19,7 @@ from datetime import datetime
 from ..privacy import redact
 from ..protocol.errors import WhiteboardError
 from . import text as T
-from .inject import BlockLine, format_block, strip_blocks
+from .inject import BlockLine, format_block, format_line, strip_blocks
 from .model import Memory
 
 log = logging.getLogger("whiteboard.memory.recall")
@@ -42,18 +42,23 @@ DEFAULT = RecallSettings()
 
 @dataclass(frozen=True)
 class RecallResult:
-    memories: tuple[Memory, ...] = ()
+    memories: tuple[Memory, ...] = ()  # pinned ones first (a send's), then recalled ones
     block: str = ""
     tokens: int = 0
     method: str = "none"  # "fts", "hybrid" or "none"
     note: str | None = None  # why recall fell back or gave nothing (names no content)
+    lines: tuple[BlockLine, ...] = ()  # the block's lines, a memory each (the first may be cut)
+    pinned: int = 0  # how many of `memories` are pinned ones
 
 
-def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings = DEFAULT) -> RecallResult:
+def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings = DEFAULT,
+           exclude: frozenset[str] = frozenset()) -> RecallResult:
+    """Memories for `query` (those in `exclude` never: a send's pinned ones are there already)."""
     query = redact(strip_blocks(query)).text
     if not query.strip() or not service.ready():
         return RecallResult()
-    hits = service.index.search(query, limit=settings.depth, min_score=settings.min_score)
+    hits = service.index.search(query, limit=settings.depth + len(exclude), min_score=settings.min_score)
+    hits = [h for h in hits if h.memory.id not in exclude]
     if hits:
         floor = hits[0].score * settings.relative
         hits = [h for h in hits if h.score >= floor]
@@ -75,13 +80,15 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     elif semantic is not None and semantic.error:
         note = f"semantic search unavailable, used full text: {semantic.error}"
     chosen: list[Memory] = []
-    for memory in ranked:
+    for memory in (m for m in ranked if m.id not in exclude):
         if len(chosen) >= min(limit, settings.max_results):
             break
         if all(T.similarity(memory.text, c.text) < settings.duplicate for c in chosen):
             chosen.append(memory)
-    block, used, kept = fit_block(chosen, tokens, settings.token_cap)
-    return RecallResult(tuple(chosen[:kept]), block, used, method, note)
+    lines = fit_lines(chosen, tokens, settings.token_cap)
+    block = format_block(lines)
+    return RecallResult(tuple(chosen[:len(lines)]), block, tokens.count(block) if block else 0, method, note,
+                        tuple(lines))
 
 
 def _fuse(*rankings: list[Memory]) -> list[Memory]:
@@ -98,34 +105,59 @@ def block_line(memory: Memory) -> BlockLine:
     return BlockLine(memory.type, datetime.fromtimestamp(memory.updated_at).month, memory.text)
 
 
-def fit_block(memories: list[Memory], tokens, cap: int) -> tuple[str, int, int]:
-    """The block for the best memories that fit the cap; a single memory too long alone is
-    cut to fit. Returns (block, its tokens, how many memories it holds)."""
+def fit_lines(memories: list[Memory], tokens, cap: int) -> list[BlockLine]:
+    """The lines of the best memories whose block fits the cap; a single memory too long
+    alone is cut to fit."""
     lines = [block_line(m) for m in memories]
     while len(lines) > 1 and tokens.count(format_block(lines)) > cap:
         lines.pop()
-    if not lines:
-        return "", 0, 0
-    block = format_block(lines)
-    if tokens.count(block) > cap:
-        first = lines[0]
-        room = cap - tokens.count(format_block([BlockLine(first.type, first.month, "x")]))
-        cut = tokens.truncate(first.text, room) if room > 0 else ""
-        block = format_block([BlockLine(first.type, first.month, cut)]) if cut else ""
-        if not block or tokens.count(block) > cap:
-            return "", 0, 0
-    return block, tokens.count(block), len(lines)
+    if not lines or tokens.count(format_block(lines)) <= cap:
+        return lines
+    first = lines[0]
+    room = cap - tokens.count(format_block([BlockLine(first.type, first.month, "x")]))
+    cut = tokens.truncate(first.text, room) if room > 0 else ""
+    lines = [BlockLine(first.type, first.month, cut)] if cut else []
+    return lines if lines and tokens.count(format_block(lines)) <= cap else []
 
 
-def recall_for_send(app, site: str, draft: str) -> RecallResult:
-    """What to append to a draft being sent on `site`: empty unless long-term memory is on
-    (and not paused) there. Never raises: a problem gives an empty result with a note, and
-    the send goes on. Counts no usage: the caller does, once the block really goes (count_use)."""
+def fit_pinned(pinned: list[Memory], tokens, cap: int) -> list[Memory]:
+    """Pinned memories in pin order whose lines fit `cap` tokens together (each line
+    counted as it appears in the block); one that does not fit is left out, the next
+    still tried. Never cut: a pinned instruction goes whole or not at all."""
+    kept, used = [], 0
+    for memory in pinned:
+        cost = tokens.count(format_line(block_line(memory)))
+        if used + cost <= cap:
+            kept.append(memory)
+            used += cost
+    return kept
+
+
+def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None = None) -> RecallResult:
+    """What goes with a send (and its preview): the pinned memories within their own cap,
+    first, then those recalled for the draft within recall's cap, none twice; all of it
+    within `room` tokens, dropping the recalled ones first."""
+    pinned = fit_pinned(service.pinned(), tokens, pinned_cap) if pinned_cap > 0 else []
+    found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned))
+    pinned_lines = [block_line(m) for m in pinned]
+    for lines, recalled in (([*pinned_lines, *found.lines], found.memories[:len(found.lines)]), (pinned_lines, ())):
+        block = format_block(lines)
+        cost = tokens.count(block) if block else 0
+        if room is None or cost <= room:
+            return RecallResult((*pinned, *recalled), block, cost, found.method, found.note, tuple(lines), len(pinned))
+    return RecallResult(method=found.method, note=found.note)
+
+
+def recall_for_send(app, site: str, draft: str, room: int | None = None) -> RecallResult:
+    """What to append to a draft being sent on `site` (send_memories): empty unless
+    long-term memory is on (and not paused) there. Never raises: a problem gives an empty
+    result with a note, and the send goes on. Counts no usage: the caller does, once the
+    block really goes (count_use)."""
     try:
         service = app.memory
         if not service.sites.get(site).memory_on:
             return RecallResult()
-        result = recall(service, app.tokens, draft)
+        result = send_memories(service, app.tokens, draft, service.settings.load().pinned_tokens, room)
     except WhiteboardError as exc:
         log.warning("recall skipped: %s", type(exc).__name__)
         return RecallResult(note=exc.message)

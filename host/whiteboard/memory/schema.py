@@ -31,6 +31,17 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("002_memories_updated_index", (
         "CREATE INDEX memories_updated ON memories (updated_at)",
     )),
+    # HMAC of the normalised text under a key derived from the vault key (never a plain
+    # hash: that would let anyone test a guess). Unique, so two processes adding the same
+    # text store it once. Rows from before stay NULL until the vault fills them in.
+    ("003_memories_text_key", (
+        "ALTER TABLE memories ADD COLUMN text_key BLOB",
+        "CREATE UNIQUE INDEX memories_text_key ON memories (text_key)",
+    )),
+    # When the user pinned the memory (NULL: not pinned); pinned ones go with every send.
+    ("004_memories_pinned", (
+        "ALTER TABLE memories ADD COLUMN pinned_at REAL",
+    )),
 ]
 
 

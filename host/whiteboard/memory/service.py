@@ -10,6 +10,7 @@ Before each read the service asks SQLite whether another process changed the fil
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -22,19 +23,21 @@ from . import text as T
 from .index import MemoryIndex
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, new_memory_id
 from .errors import MemoryDamaged
+from .settings import MemorySettingsStore
 from .sites import SiteStore
 from .usage import UsageRecorder
-from .vault import Vault, default_paths, vault_exists
+from .vault import DuplicateText, Vault, default_paths, vault_exists
 
 log = logging.getLogger("whiteboard.memory")
 
 
 class MemoryService:
     def __init__(self, vault_path: Path | None = None, key_path: Path | None = None, sites: SiteStore | None = None,
-                 clock: Callable[[], float] = time.time, semantic=None):
+                 clock: Callable[[], float] = time.time, semantic=None, settings: MemorySettingsStore | None = None):
         default_vault, default_key = default_paths()
         self.vault_path, self.key_path = vault_path or default_vault, key_path or default_key
         self.sites = sites or SiteStore()
+        self.settings = settings or MemorySettingsStore(self.sites.directory)
         self.clock = clock
         self.index = MemoryIndex()
         self.semantic = semantic  # embed.SemanticIndex when an embeddings model is configured
@@ -67,6 +70,7 @@ class MemoryService:
 
     def _reload_all(self) -> None:
         memories, damaged = self._vault.load()
+        self._vault.fill_text_keys(memories)
         self.index.clear()
         self.index.put(memories)
         self.damaged = {d.memory_id: d for d in damaged}
@@ -118,6 +122,13 @@ class MemoryService:
                         if (type_ is None or m.type == type_) and (site is None or m.site == site)]
         return sorted(memories, key=lambda m: (-m.updated_at, m.id))
 
+    def pinned(self) -> list[Memory]:
+        """Pinned memories, in the order they were pinned (the first pinned go first)."""
+        with self.lock:
+            self.vault()
+            memories = [m for m in self.index.memories.values() if m.pinned]
+        return sorted(memories, key=lambda m: (m.pinned_at, m.id))
+
     def damaged_rows(self) -> list[Damaged]:
         with self.lock:
             self.vault()
@@ -132,7 +143,7 @@ class MemoryService:
         text = check_text(text)
         check_type(type_)
         with self.lock:
-            self.vault(create=True)
+            vault = self.vault(create=True)
             twin = next((h.memory for h in self.index.search(text, limit=10)
                          if T.normalized(h.memory.text) == T.normalized(text)), None)
             if twin is not None:
@@ -141,18 +152,23 @@ class MemoryService:
             memory = Memory(id=new_memory_id(), type=type_, text=text, created_at=now, updated_at=now,
                             tags=clean_words(tags), confidence=confidence, site=site,
                             keywords=clean_words(keywords) if keywords is not None else T.keywords(text))
-            self.store([memory])
-            return memory, True
+            if self.store([memory]):
+                return memory, True
+            # Another process (a second browser's host, the CLI) stored this text a moment ago.
+            return self.get(vault.find_text(text) or memory.id), False
 
-    def store(self, memories: list[Memory]) -> None:
-        """Insert new memories as they are (one transaction) and index them."""
+    def store(self, memories: list[Memory]) -> list[Memory]:
+        """Insert new memories as they are (one transaction) and index them; returns those
+        stored (one whose text the vault already has is skipped, see Vault.insert)."""
         with self.lock:
-            self.vault(create=True).insert(memories)
-            self.index.put(memories)
+            stored = self.vault(create=True).insert(memories)
+            self.index.put(stored)
             self._semantic_changed()
+            return stored
 
-    def update(self, memory_id: str, text: str | None = None, **fields) -> Memory:
-        """New text (the old one kept for undo) and/or type, tags, keywords, confidence."""
+    def update(self, memory_id: str, text: str | None = None, pinned: bool | None = None, **fields) -> Memory:
+        """New text (the old one kept for undo) and/or type, tags, keywords, confidence, pin.
+        BadRequest naming the other memory when the new text is one it already has."""
         if text is not None:
             text = check_text(text)
             fields.setdefault("keywords", T.keywords(text))
@@ -161,14 +177,29 @@ class MemoryService:
         with self.lock:
             current = self.get(memory_id)
             try:
-                updated = self._vault.replace_text(memory_id, current.text if text is None else text, self.clock(),
-                                                   **fields)
+                if text is None and not any(v is not None for v in fields.values()):
+                    updated = self._set_pinned(current, pinned)
+                else:
+                    updated = self._vault.replace_text(memory_id, current.text if text is None else text,
+                                                       self.clock(), pinned=pinned, **fields)
             except KeyError:
                 self.index.remove([memory_id])
                 raise NotFound(f"no memory {memory_id}") from None
+            except DuplicateText as exc:
+                raise BadRequest(f"text: memory {exc.memory_id} already says this") from None
             self.index.put([updated])
             self._semantic_changed()
             return updated
+
+    def _set_pinned(self, current: Memory, pinned: bool | None) -> Memory:
+        """Only the pin changes: the text is not re-encrypted and updated_at stays."""
+        if pinned is None or pinned == current.pinned:
+            return current
+        pinned_at = self.clock() if pinned else None
+        rev = self._vault.set_pinned(current.id, pinned_at)
+        if rev is None:
+            raise KeyError(current.id)
+        return dataclasses.replace(current, pinned_at=pinned_at, rev=rev)
 
     def delete(self, memory_id: str) -> None:
         """The user's act only: nothing else in Whiteboard ever deletes a memory."""

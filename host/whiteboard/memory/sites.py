@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import config_dir
-from ..files import atomic_write
+from ..files import atomic_write, unwritable
 from ..protocol.errors import BadRequest, Unavailable
 
 SITES_FILE = "sites.json"
@@ -83,6 +83,9 @@ class SiteStore:
         return raw
 
     def _save(self, data: dict) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        atomic_write(self.path, json.dumps(data, indent=2, sort_keys=True), 0o600)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            atomic_write(self.path, json.dumps(data, indent=2, sort_keys=True), 0o600)
+        except OSError as exc:
+            raise unwritable(exc, self.path) from None
 

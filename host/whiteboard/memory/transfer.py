@@ -2,7 +2,7 @@
 
     {"format": "whiteboard.memories", "version": 1, "exported_at": 1763900000.0,
      "memories": [{"memory_id", "type", "text", "tags", "keywords", "confidence", "site",
-                   "created_at", "updated_at", "usage_count", "last_used_at",
+                   "created_at", "updated_at", "usage_count", "last_used_at", "pinned", "pinned_at",
                    "old_texts": [{"text", "replaced_at"}]}]}
 
 Import is all or nothing: every entry is checked first and the first bad one is named
@@ -48,6 +48,8 @@ class _Entry(BaseModel):
     updated_at: float | None = None
     usage_count: Annotated[int, Field(ge=0)] = 0
     last_used_at: float | None = None
+    pinned: bool = False
+    pinned_at: float | None = None
     old_texts: Annotated[list[_Old], Field(max_length=MAX_OLD_TEXTS)] = []
 
 
@@ -61,7 +63,8 @@ class _Document(BaseModel):
 def entry(m: Memory) -> dict:
     return {"memory_id": m.id, "type": m.type, "text": m.text, "tags": m.tags, "keywords": m.keywords,
             "confidence": m.confidence, "site": m.site, "created_at": m.created_at, "updated_at": m.updated_at,
-            "usage_count": m.usage_count, "last_used_at": m.last_used_at,
+            "usage_count": m.usage_count, "last_used_at": m.last_used_at, "pinned": m.pinned,
+            "pinned_at": m.pinned_at,
             "old_texts": [{"text": o.text, "replaced_at": o.replaced_at} for o in m.old_texts]}
 
 
@@ -111,7 +114,8 @@ def parse(raw: dict) -> list[Memory]:
                           created_at=e.created_at or now, updated_at=e.updated_at or e.created_at or now,
                           tags=clean_words(e.tags), keywords=clean_words(e.keywords) or T.keywords(text),
                           confidence=e.confidence,
-                          site=e.site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old))
+                          site=e.site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old,
+                          pinned_at=(e.pinned_at or now) if e.pinned else None))
     return out
 
 
@@ -127,10 +131,15 @@ def import_memories(service: MemoryService, memories: list[Memory], chunk: int =
         for m in memories:
             existing = service.index.memories.get(m.id)
             if existing is not None:
-                if T.normalized(existing.text) == T.normalized(m.text):
-                    unchanged += 1
+                if T.normalized(m.text) in known:  # this memory's text, or another's already
+                    if m.pinned != existing.pinned:
+                        service.update(m.id, pinned=m.pinned)
+                        updated += 1
+                    else:
+                        unchanged += 1
                 else:
-                    service.update(m.id, m.text)
+                    service.update(m.id, m.text, pinned=m.pinned)
+                    known.add(T.normalized(m.text))
                     updated += 1
                 tick(1)
             elif T.normalized(m.text) in known:
@@ -143,7 +152,8 @@ def import_memories(service: MemoryService, memories: list[Memory], chunk: int =
                 fresh.append(m)
         for i in range(0, len(fresh), chunk):
             part = fresh[i:i + chunk]
-            service.store(part)
-            added += len(part)
+            stored = len(service.store(part))
+            added += stored
+            unchanged += len(part) - stored  # stored meanwhile by another process
             tick(len(part))
     return added, updated, unchanged

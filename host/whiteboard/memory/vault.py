@@ -26,15 +26,19 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from .. import crypto
 from ..config import config_dir, data_dir
+from ..files import unwritable
 from .errors import MemoryDamaged, VaultUnavailable
-from .model import MAX_OLD_TEXTS, Damaged, Memory, OldText
+from . import text as T
+from .model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .schema import migrate
 
 VAULT_FILE = "memories.db"
 KEY_FILE = "secret.key"  # shared with the stored model API key (whiteboard.llm.settings)
 KEY_CHECK_PLAIN = b"whiteboard vault key check v1"
 KEY_CHECK_AAD = b"whiteboard:vault:key_check"
-_COLUMNS = "id, type, site, confidence, created_at, updated_at, usage_count, last_used_at, rev, content"
+_COLUMNS = "id, type, site, confidence, created_at, updated_at, usage_count, last_used_at, rev, pinned_at, content"
+_INSERT = f"INSERT INTO memories ({_COLUMNS}, text_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+TEXT_KEY_PURPOSE = b"whiteboard:vault:text_key"
 
 
 def default_paths() -> tuple[Path, Path]:
@@ -56,6 +60,7 @@ class Vault:
         # Rows are whiteboard.crypto blobs (nonce || ciphertext+tag); one AESGCM object
         # opens them all, which matters when 100k rows are read at start.
         self._aead = AESGCM(key)
+        self._text_key = crypto.derive_key(key, TEXT_KEY_PURPOSE)
         self.path = path
         self.lock = threading.RLock()
 
@@ -67,22 +72,31 @@ class Vault:
         key that does not open it, raises VaultUnavailable: no new key is ever made then."""
         default_path, default_key = default_paths()
         path, key_path = path or default_path, key_path or default_key
-        existed = vault_exists(path)
-        if existed:
+        if vault_exists(path):
             try:
                 key = crypto.load_key(key_path)
             except crypto.KeyFileError as exc:
                 raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}. Restore the key file "
-                                       "it was written with; without it the memories cannot be read") from None
+                                       "it was written with; without it the memories cannot be read",
+                                       reason="key_missing" if not key_path.exists() else "key_unreadable") \
+                    from None
         else:
+            from ..llm.settings import SettingsStore  # the stored API key shares the key file
+
             try:
-                key = crypto.load_or_create_key(key_path)
-            except (crypto.KeyFileError, OSError) as exc:
-                raise VaultUnavailable(f"cannot set up the encryption key {key_path}: "
-                                       f"{getattr(exc, 'strerror', None) or exc}") from None
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            # Created 0600 before SQLite opens it; its -wal and -shm files take the same mode.
-            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+                key = crypto.load_or_create_key(key_path, SettingsStore(key_path.parent).encrypted_files())
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                # Created 0600 before SQLite opens it; its -wal and -shm files take the same mode.
+                os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+            except crypto.KeyMissing as exc:
+                raise VaultUnavailable(f"cannot create the memory vault {path}: {exc}", reason="key_missing") \
+                    from None
+            except crypto.KeyFileError as exc:
+                raise VaultUnavailable(f"cannot set up the encryption key {key_path}: {exc}",
+                                       reason="key_unreadable") from None
+            except OSError as exc:
+                err = unwritable(exc, Path(exc.filename) if exc.filename else path)
+                raise VaultUnavailable(err.message, reason=err.reason) from None
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -90,9 +104,10 @@ class Vault:
             conn.execute("PRAGMA secure_delete=ON")
             migrate(conn)
         except sqlite3.DatabaseError as exc:
-            raise VaultUnavailable(f"the memory vault {path} cannot be opened ({_describe(exc)})") from None
+            raise VaultUnavailable(f"the memory vault {path} cannot be opened ({_describe(exc)})",
+                                   reason=_reason(exc)) from None
         except RuntimeError as exc:
-            raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}") from None
+            raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}", reason="newer_vault") from None
         vault = cls(conn, key, path)
         vault._check_key(key_path)
         return vault
@@ -111,7 +126,8 @@ class Vault:
         if not ok:
             self.close()
             raise VaultUnavailable(f"the key file {key_path} does not open the memory vault {self.path} (wrong key); "
-                                   "restore the key file the vault was written with. Nothing was changed")
+                                   "restore the key file the vault was written with. Nothing was changed",
+                                   reason="key_wrong")
 
     def close(self) -> None:
         with self.lock:
@@ -165,7 +181,12 @@ class Vault:
         return None if row is None else self._decode(row)
 
     def _decode(self, row) -> Memory:
-        memory_id, type_, site, confidence, created, updated, usage, last_used, rev, blob = row
+        memory_id, type_, site, confidence, created, updated, usage, last_used, rev, pinned_at, blob = row
+        memory_id = str(memory_id)
+        problem = _plain_column_problem(type_, site, confidence, created, updated, usage, last_used, rev, pinned_at,
+                                        blob)
+        if problem:
+            raise MemoryDamaged(memory_id, problem)
         try:
             raw = json.loads(self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
                                                 _aad(memory_id)))
@@ -173,30 +194,60 @@ class Vault:
             text, tags, keywords, old = raw["text"], raw.get("tags", []), raw.get("keywords", []), raw.get("old_texts")
             if not (isinstance(text, str) and isinstance(tags, list) and isinstance(keywords, list)):
                 raise TypeError("unexpected content shape")
-            return Memory(memory_id, type_, text, created, updated, tags, keywords, confidence, site, usage, last_used,
-                          [OldText(t, at) for t, at in old] if old else [], rev)
+            return Memory(id=memory_id, type=type_, text=text, created_at=created, updated_at=updated, tags=tags,
+                          keywords=keywords, confidence=confidence, site=site, usage_count=usage,
+                          last_used_at=last_used, old_texts=[OldText(t, at) for t, at in old] if old else [], rev=rev,
+                          pinned_at=pinned_at)
         except InvalidTag:
             raise MemoryDamaged(memory_id, "its content does not decrypt with this key (tampered or written "
                                            "with another key)") from None
         except (ValueError, KeyError, TypeError, AttributeError):
             raise MemoryDamaged(memory_id, "its decrypted content is not a memory record") from None
 
+    def text_key(self, text: str) -> bytes:
+        """The row's uniqueness key: a keyed hash of the normalised text (dedupe across processes)."""
+        return crypto.keyed_hash(self._text_key, T.normalized(text).encode())
+
+    def find_text(self, text: str) -> str | None:
+        """The id of the memory whose normalised text equals text's, if any."""
+        with self.lock:
+            row = self._conn.execute("SELECT id FROM memories WHERE text_key = ?", (self.text_key(text),)).fetchone()
+        return row[0] if row else None
+
+    def fill_text_keys(self, memories: Iterable[Memory]) -> int:
+        """Give rows from before migration 003 their uniqueness key. A row whose text another
+        row already has keeps none (both stay: nothing is ever deleted for being a duplicate)."""
+        with self.lock:
+            missing = {r[0] for r in self._conn.execute("SELECT id FROM memories WHERE text_key IS NULL")}
+        todo = [(self.text_key(m.text), m.id) for m in memories if m.id in missing]
+        if not todo:
+            return 0
+        with self._write():
+            self._conn.executemany("UPDATE OR IGNORE memories SET text_key = ? WHERE id = ? AND text_key IS NULL",
+                                   todo)
+        return len(todo)
+
     # ---- writing -------------------------------------------------------------------
 
     def insert(self, memories: Iterable[Memory]) -> list[Memory]:
-        """Store new memories in one transaction."""
+        """Store new memories in one transaction; returns those stored. One whose normalised
+        text a row already has (stored by another process a moment ago, say) is skipped:
+        the unique text key decides, inside the write lock, so no text is ever stored twice."""
         memories = list(memories)
+        stored = []
         with self._write():
             rev = self._next_rev(len(memories))
             for i, m in enumerate(memories):
                 m.rev = rev + i
-                self._conn.execute(f"INSERT INTO memories ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                                   self._encode(m))
-        return memories
+                cursor = self._conn.execute(_INSERT + " ON CONFLICT(text_key) DO NOTHING", self._encode(m))
+                if cursor.rowcount:
+                    stored.append(m)
+        return stored
 
-    def replace_text(self, memory_id: str, text: str, now: float, **fields) -> Memory:
+    def replace_text(self, memory_id: str, text: str, now: float, pinned: bool | None = None, **fields) -> Memory:
         """Give a memory new text, keeping the old one for undo; other fields (type, tags,
-        keywords, confidence) may change with it. A row that does not decrypt is left as it is."""
+        keywords, confidence) and its pin may change with it. A row that does not decrypt is
+        left as it is. DuplicateText when another memory already says the same."""
         with self._write():
             current = self.get(memory_id)
             if current is None:
@@ -207,11 +258,27 @@ class Vault:
             for name, value in fields.items():
                 if value is not None:
                     setattr(current, name, value)
+            if pinned is not None:
+                current.pinned_at = (current.pinned_at or now) if pinned else None
             current.updated_at = now
             current.rev = self._next_rev(1)
-            self._conn.execute(f"INSERT OR REPLACE INTO memories ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                               self._encode(current))
+            encoded = self._encode(current)
+            twin = self._conn.execute("SELECT id FROM memories WHERE text_key = ? AND id != ?",
+                                      (encoded[-1], memory_id)).fetchone()
+            if twin is not None:
+                raise DuplicateText(twin[0])
+            self._conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+            self._conn.execute(_INSERT, encoded)
         return current
+
+    def set_pinned(self, memory_id: str, pinned_at: float | None) -> int | None:
+        """Pin (at that time) or unpin: a plain column, nothing to decrypt. The row's new rev
+        (so that other processes' indexes reload it), None when there is no such row."""
+        with self._write():
+            rev = self._next_rev(1)
+            found = self._conn.execute("UPDATE memories SET pinned_at = ?, rev = ? WHERE id = ?",
+                                       (pinned_at, rev, memory_id)).rowcount > 0
+        return rev if found else None
 
     def delete(self, memory_id: str) -> bool:
         with self._write():
@@ -235,7 +302,7 @@ class Vault:
     def _encode(self, m: Memory) -> tuple:
         blob = crypto.encrypt(self._key, json.dumps(m.content(), ensure_ascii=False).encode(), _aad(m.id))
         return (m.id, m.type, m.site, m.confidence, m.created_at, m.updated_at, m.usage_count, m.last_used_at,
-                m.rev, blob)
+                m.rev, m.pinned_at, blob, self.text_key(m.text))
 
     def _next_rev(self, n: int) -> int:
         row = self._conn.execute("SELECT value FROM vault_meta WHERE name = 'rev'").fetchone()
@@ -245,6 +312,41 @@ class Vault:
 
     def _write(self):
         return _Transaction(self)
+
+
+class DuplicateText(Exception):
+    """Another memory already has this (normalised) text."""
+
+    def __init__(self, memory_id: str):
+        super().__init__(memory_id)
+        self.memory_id = memory_id
+
+
+def _number(value, integer: bool = False) -> bool:
+    wanted = int if integer else (int, float)
+    return isinstance(value, wanted) and not isinstance(value, bool)
+
+
+def _plain_column_problem(type_, site, confidence, created, updated, usage, last_used, rev, pinned_at, blob) -> str:
+    """Why a row's plain columns are not a memory this version can serve ('' when they are):
+    a newer version's memory type, a value another program wrote. Names no content."""
+    if type_ not in MEMORY_TYPES:
+        shown = type_ if isinstance(type_, str) and len(type_) <= 40 and type_.isprintable() else type(type_).__name__
+        return f"its type {shown!r} is not one this version knows ({', '.join(MEMORY_TYPES)}); " \
+               "a newer Whiteboard may have written it"
+    columns = (("confidence", confidence, False, False), ("created_at", created, False, False),
+               ("updated_at", updated, False, False), ("usage_count", usage, True, False),
+               ("last_used_at", last_used, False, True), ("rev", rev, True, False), ("pinned_at", pinned_at, False, True))
+    for name, value, integer, optional in columns:
+        if not (_number(value, integer) or (optional and value is None)):
+            return f"its {name} column holds {type(value).__name__}, not a number"
+    if not 0 <= confidence <= 1:
+        return "its confidence is outside 0..1"
+    if site is not None and not isinstance(site, str):
+        return f"its site column holds {type(site).__name__}, not text"
+    if not isinstance(blob, bytes) or len(blob) < crypto.NONCE_BYTES + 16:
+        return "its content column is not a ciphertext"
+    return ""
 
 
 class _Transaction:
@@ -260,8 +362,8 @@ class _Transaction:
             self.vault._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:
             self.vault.lock.release()
-            raise VaultUnavailable(f"the memory vault {self.vault.path} cannot be written ({_describe(exc)})") \
-                from None
+            raise VaultUnavailable(f"the memory vault {self.vault.path} cannot be written ({_describe(exc)})",
+                                   reason=_reason(exc)) from None
         return self
 
     def __exit__(self, exc_type, exc, tb):
@@ -273,15 +375,24 @@ class _Transaction:
                 except sqlite3.DatabaseError as err:
                     conn.execute("ROLLBACK")
                     raise VaultUnavailable(f"the memory vault {self.vault.path} cannot be written "
-                                           f"({_describe(err)}); nothing was changed") from None
+                                           f"({_describe(err)}); nothing was changed", reason=_reason(err)) from None
             else:
                 conn.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.DatabaseError):
                     raise VaultUnavailable(f"the memory vault {self.vault.path} cannot be written "
-                                           f"({_describe(exc)}); nothing was changed") from None
+                                           f"({_describe(exc)}); nothing was changed", reason=_reason(exc)) from None
         finally:
             self.vault.lock.release()
         return False
+
+
+def _reason(exc: sqlite3.DatabaseError) -> str:
+    text = str(exc)
+    if "readonly" in text or "unable to open" in text:
+        return "read_only"
+    if "locked" in text or "busy" in text:
+        return "busy"
+    return "damaged"
 
 
 def _describe(exc: sqlite3.DatabaseError) -> str:

@@ -12,12 +12,17 @@ from typing import ClassVar
 class WhiteboardError(Exception):
     code: ClassVar[str] = "internal"
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, reason: str | None = None):
         super().__init__(message)
         self.message = message
+        # Machine-readable detail where the UI must branch (docs/protocol.md lists them).
+        self.reason = reason
 
     def to_wire(self) -> dict:
-        return {"code": self.code, "message": self.message}
+        wire = {"code": self.code, "message": self.message}
+        if self.reason:
+            wire["reason"] = self.reason
+        return wire
 
 
 class BadJson(WhiteboardError):

@@ -82,6 +82,7 @@ class PreviewMemory(BaseModel):
     memory_id: str
     type: str
     text: str
+    pinned: bool = False  # goes with every send (listed first)
 
 
 class ChatPreviewReply(Reply):

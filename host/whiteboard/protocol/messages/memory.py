@@ -32,6 +32,7 @@ class MemoryOut(BaseModel):
     updated_at: float
     usage_count: int
     last_used_at: float | None
+    pinned: bool  # goes with every send on an opted-in site
 
 
 class OldTextOut(BaseModel):
@@ -119,6 +120,7 @@ class MemoryUpdate(Request):
     memory_id: MemoryId
     text: Text | None = None
     memory_type: MemoryType | None = None
+    pinned: bool | None = None
 
 
 class MemoryDelete(Request):
@@ -160,6 +162,16 @@ class MemoryWipe(Request):
 
 class MemoryWipeReply(Reply):
     deleted: int
+
+
+class MemorySettingsRequest(Request):
+    """Read (no field) or change the memory settings shared by every browser and the CLI."""
+    type: Literal["memory.settings"]
+    pinned_tokens: Annotated[int, Field(ge=0, le=2000)] | None = None
+
+
+class MemorySettingsReply(Reply):
+    pinned_tokens: int  # the token cap of the pinned memories in one send (0: none sent)
 
 
 class SiteSettingsRequest(Request):

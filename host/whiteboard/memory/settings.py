@@ -1,0 +1,55 @@
+"""Memory settings shared by every browser's host and the CLI: the token cap of pinned
+memories. Kept in config_dir()/memory.json (atomic write, 0600); numbers only."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..config import config_dir
+from ..files import atomic_write, unwritable
+from ..protocol.errors import BadRequest, Unavailable
+
+SETTINGS_FILE = "memory.json"
+PINNED_TOKENS = 120  # default: a few short standing instructions
+MAX_PINNED_TOKENS = 2000
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    pinned_tokens: int = PINNED_TOKENS  # 0: pinned memories are not sent
+
+
+def check_pinned_tokens(value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PINNED_TOKENS:
+        raise BadRequest(f"pinned_tokens: must be a whole number from 0 to {MAX_PINNED_TOKENS}")
+    return value
+
+
+class MemorySettingsStore:
+    def __init__(self, directory: Path | None = None):
+        self.path = (directory or config_dir()) / SETTINGS_FILE
+
+    def load(self) -> MemorySettings:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return MemorySettings()
+        except (OSError, ValueError):
+            raise Unavailable(f"the memory settings file {self.path} cannot be read; fix or delete it") from None
+        try:
+            return MemorySettings(pinned_tokens=check_pinned_tokens(raw.get("pinned_tokens", PINNED_TOKENS)))
+        except (AttributeError, BadRequest):
+            raise Unavailable(f"the memory settings file {self.path} is malformed; fix or delete it") from None
+
+    def update(self, pinned_tokens: int | None = None) -> MemorySettings:
+        settings = self.load()
+        if pinned_tokens is not None:
+            settings = MemorySettings(pinned_tokens=check_pinned_tokens(pinned_tokens))
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                atomic_write(self.path, json.dumps(asdict(settings), indent=2), 0o600)
+            except OSError as exc:
+                raise unwritable(exc, self.path) from None
+        return settings
