@@ -47,8 +47,10 @@ def path_without_browsers(root: Path) -> str:
 
 
 class HostProcess:
-    def __init__(self, env: dict[str, str] | None = None, args: list[str] | None = None):
-        cmd = [sys.executable, "-m", "whiteboard.server.main", *(args if args is not None else [ORIGIN])]
+    def __init__(self, env: dict[str, str] | None = None, args: list[str] | None = None,
+                 wrapper: list[str] = ()):
+        """`wrapper` runs the host through another command (e.g. one that mounts a dir read-only)."""
+        cmd = [*wrapper, sys.executable, "-m", "whiteboard.server.main", *(args if args is not None else [ORIGIN])]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      env=env)
         self._next_id = 0

@@ -183,3 +183,35 @@ def test_nothing_is_created_until_a_memory_is_written(paths):
     service = MemoryService(*paths)
     assert service.list() == [] and service.ready() is False
     assert not paths[0].exists() and not paths[1].exists()
+
+
+@pytest.mark.parametrize("column, value, reason", [
+    ("type", "fact", "type 'fact' is not one this version knows"),
+    ("confidence", "abc", "confidence column holds str"),
+    ("confidence", 7.5, "confidence is outside 0..1"),
+    ("created_at", "yesterday", "created_at column holds str"),
+    ("usage_count", 1.5, "usage_count column holds float"),
+    ("rev", "x", "rev column holds str"),
+    ("pinned_at", "soon", "pinned_at column holds str"),
+    ("content", b"short", "content column is not a ciphertext"),
+])
+def test_a_row_with_a_bad_plain_column_is_listed_as_damaged_and_the_rest_served(paths, column, value, reason):
+    service = MemoryService(*paths)
+    bad, _ = service.add("Prefers tea", "preference")
+    good, _ = service.add("Lives in Berlin", "context")
+    service.close()
+    conn = sqlite3.connect(paths[0])
+    conn.execute(f"UPDATE memories SET {column} = ? WHERE id = ?", (value, bad.id))  # as a newer version might
+    conn.commit()
+    service = MemoryService(*paths)
+    assert [m.id for m in service.list()] == [good.id]
+    [damaged] = service.damaged_rows()
+    assert damaged.memory_id == bad.id and reason in damaged.problem
+    with pytest.raises(MemoryDamaged, match=reason):
+        service.get(bad.id)
+    assert service.get(good.id).text == "Lives in Berlin"
+    # A running host sees the same when the row changes underneath it.
+    conn.execute(f"UPDATE memories SET {column} = ?, rev = rev + 100 WHERE id = ?", (value, good.id))
+    conn.commit()
+    if column != "rev":  # (a row's rev is how a change is seen)
+        assert service.list() == [] and {d.memory_id for d in service.damaged_rows()} == {bad.id, good.id}

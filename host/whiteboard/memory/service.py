@@ -69,12 +69,13 @@ class MemoryService:
         return self.vault() is not None
 
     def _reload_all(self) -> None:
+        # The version first: a commit by another process during the load is then seen as a change.
+        self._data_version = self._vault.data_version()
         memories, damaged = self._vault.load()
         self._vault.fill_text_keys(memories)
         self.index.clear()
         self.index.put(memories)
         self.damaged = {d.memory_id: d for d in damaged}
-        self._data_version = self._vault.data_version()
         for d in damaged:
             log.error("memory %s cannot be read: %s", d.memory_id, d.problem)
         self._semantic_changed()
