@@ -16,9 +16,12 @@ import click
 
 from ..memory import transfer
 from ..memory.model import MEMORY_TYPES, Memory
+from ..memory.recall import fit_pinned
 from ..memory.service import MemoryService
+from ..memory.settings import MAX_PINNED_TOKENS
 from ..privacy import redact
 from ..protocol.errors import WhiteboardError
+from ..tokens import TokenCounter
 from . import main
 
 PROGRESS_FROM = 200  # imports at least this long show a progress bar
@@ -38,7 +41,8 @@ def vault_service():
 def line(m: Memory) -> str:
     month = time.strftime("%Y-%m", time.localtime(m.updated_at))
     site = f"  ({m.site})" if m.site else ""
-    return f"{m.id}  {m.type:<10}  {month}  {' '.join(m.text.split())}{site}"
+    pin = "  [pinned]" if m.pinned else ""
+    return f"{m.id}  {m.type:<10}  {month}  {' '.join(m.text.split())}{site}{pin}"
 
 
 def as_json(memories: list[Memory]) -> str:
@@ -47,7 +51,7 @@ def as_json(memories: list[Memory]) -> str:
 
 @main.group("memories")
 def memories_group() -> None:
-    """Long-term memories: list, search, show, edit, delete, export, import, wipe."""
+    """Long-term memories: list, search, show, edit, pin, delete, export, import, wipe."""
 
 
 @memories_group.command("list")
@@ -86,7 +90,8 @@ def show_cmd(memory_id: str) -> None:
     click.echo(f"id:          {m.id}\ntype:        {m.type}\ntext:        {m.text}\n"
                f"tags:        {', '.join(m.tags) or '-'}\nkeywords:    {', '.join(m.keywords) or '-'}\n"
                f"confidence:  {m.confidence:.2f}\nsite:        {m.site or '-'}\ncreated:     {stamp(m.created_at)}\n"
-               f"updated:     {stamp(m.updated_at)}\nused:        {m.usage_count} times, last {stamp(m.last_used_at)}")
+               f"updated:     {stamp(m.updated_at)}\nused:        {m.usage_count} times, last {stamp(m.last_used_at)}\n"
+               f"pinned:      {stamp(m.pinned_at) if m.pinned else 'no'}")
     for old in m.old_texts:
         click.echo(f"earlier ({stamp(old.replaced_at)}): {old.text}")
 
@@ -105,6 +110,43 @@ def edit_cmd(memory_id: str, text: str | None, type_: str | None) -> None:
     with vault_service() as service:
         updated = service.update(memory_id, redact(text).text if text is not None else None, type=type_)
     click.echo(line(updated))
+
+
+@memories_group.command("pin")
+@click.argument("memory_id")
+def pin_cmd(memory_id: str) -> None:
+    """Send this memory with every message on an opted-in site (first in the block, within
+    the pinned token cap: `whiteboard memories pinned-tokens`)."""
+    with vault_service() as service:
+        click.echo(line(service.update(memory_id, pinned=True)))
+        pinned, cap = service.pinned(), service.settings.load().pinned_tokens
+    _report_pinned(pinned, cap)
+
+
+@memories_group.command("unpin")
+@click.argument("memory_id")
+def unpin_cmd(memory_id: str) -> None:
+    """Stop sending this memory with every message (recall may still pick it)."""
+    with vault_service() as service:
+        click.echo(line(service.update(memory_id, pinned=False)))
+
+
+@memories_group.command("pinned-tokens")
+@click.argument("tokens", required=False, type=click.IntRange(0, MAX_PINNED_TOKENS))
+def pinned_tokens_cmd(tokens: int | None) -> None:
+    """Show or set the token cap of the pinned memories in one send (0: none are sent)."""
+    with vault_service() as service:
+        settings = service.settings.update(pinned_tokens=tokens)
+        pinned = service.pinned() if service.ready() else []
+    click.echo(f"Pinned memories get up to {settings.pinned_tokens} tokens per send.")
+    _report_pinned(pinned, settings.pinned_tokens)
+
+
+def _report_pinned(pinned: list[Memory], cap: int) -> None:
+    sent = {m.id for m in fit_pinned(pinned, TokenCounter().load_now(), cap)}
+    for m in pinned:
+        if m.id not in sent:
+            click.echo(f"warning: pinned memory {m.id} does not fit the {cap}-token cap and is not sent", err=True)
 
 
 @memories_group.command("delete")
