@@ -152,7 +152,7 @@ def test_preview_shows_what_a_send_would_add_and_records_nothing(mem_host):
     opt_in(host, "chatgpt.com")
     seen = ok(host.request("chat.preview", key=GPT, site="chatgpt", draft=DRAFT))
     assert seen["enabled"] is True and seen["tokens"] > 5
-    assert seen["memories"] == [{"memory_id": memory_id, "type": "preference", "text": FACT}]
+    assert seen["memories"] == [{"memory_id": memory_id, "type": "preference", "text": FACT, "pinned": False}]
     none = ok(host.request("chat.preview", key=GPT, site="chatgpt", draft="What is the weather like?"))
     assert none["enabled"] is True and none["memories"] == [] and none["block"] == ""
     time.sleep(0.3)
