@@ -1,4 +1,4 @@
-// The memory manager: search, edit, delete, export, import and wipe long-term memories.
+// The memory manager: search, edit, pin, delete, export, import and wipe long-term memories.
 // Everything goes to the host through the service worker ({kind: "host"}). Memory text
 // is only ever set as textContent / value: a memory holding HTML shows as text.
 const $ = (id) => document.getElementById(id);
@@ -34,6 +34,16 @@ function row(memory) {
   q(".site").textContent = memory.site ? `from ${memory.site}` : "";
   q(".used").textContent = memory.usage_count ? `used ${memory.usage_count}×` : "";
   q(".text").textContent = memory.text;
+  item.classList.toggle("pinned", memory.pinned);
+  q(".pin-badge").hidden = !memory.pinned;
+  const pin = q(".do-pin");
+  pin.textContent = memory.pinned ? "Unpin" : "Pin";
+  pin.setAttribute("aria-pressed", String(memory.pinned));
+  pin.addEventListener("click", () => act(async () => {
+    await host({ type: "memory.update", memory_id: memory.memory_id, pinned: !memory.pinned });
+    return memory.pinned ? "Unpinned: it goes only when a message recalls it."
+      : "Pinned: it goes first with every message on sites where long-term memory is on.";
+  }));
   const edit = q(".edit");
   const area = edit.querySelector("textarea");
   q(".do-edit").addEventListener("click", () => {
@@ -44,7 +54,7 @@ function row(memory) {
   q(".cancel").addEventListener("click", () => { edit.hidden = true; });
   q(".save").addEventListener("click", () => act(async () => {
     await host({ type: "memory.update", memory_id: memory.memory_id, text: area.value });
-    say("Saved. The earlier text is kept under “Earlier texts”.");
+    return "Saved. The earlier text is kept under “Earlier texts”.";
   }));
   q(".do-history").addEventListener("click", () => act(async () => {
     const { memory: full } = await host({ type: "memory.get", memory_id: memory.memory_id });
@@ -60,7 +70,7 @@ function row(memory) {
     if (!confirm(`Delete this memory?\n\n${memory.text}`)) return;
     act(async () => {
       await host({ type: "memory.delete", memory_id: memory.memory_id });
-      say("Deleted.");
+      return "Deleted.";
     });
   });
   return item;
@@ -89,11 +99,13 @@ async function refresh() {
   $("next").disabled = offset + PAGE >= total;
 }
 
-// Run an action, then show the list as it now is; errors are shown, never thrown away.
+// Run an action, then show the list as it now is, then the action's outcome (the text it
+// returns), so the status never runs ahead of the list; errors are shown, never thrown away.
 async function act(fn, reload = true) {
   try {
-    await fn();
+    const outcome = await fn();
     if (reload) await refresh();
+    if (typeof outcome === "string") say(outcome);
   } catch (err) {
     say(err.message, true);
   }
@@ -115,7 +127,7 @@ async function exportAll() {
   link.download = `whiteboard-memories-${new Date().toISOString().slice(0, 10)}.json`;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-  say(`Exported ${memories.length} memories.`);
+  return `Exported ${memories.length} memories.`;
 }
 
 async function importFile(file) {
@@ -126,7 +138,7 @@ async function importFile(file) {
     throw new Error(`${file.name} is not a JSON file`);
   }
   const r = await host({ type: "memory.import", document: document_ }, 60000);
-  say(`Imported: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged.`);
+  return `Imported: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged.`;
 }
 
 let searchTimer = null;
@@ -148,7 +160,7 @@ $("wipe").addEventListener("click", () => {
   if (answer !== "DELETE") return;
   act(async () => {
     const r = await host({ type: "memory.wipe", confirm: true }, 30000);
-    say(`Deleted ${r.deleted} memories.`);
+    return `Deleted ${r.deleted} memories.`;
   });
 });
 $("add").addEventListener("submit", (event) => {
@@ -156,8 +168,11 @@ $("add").addEventListener("submit", (event) => {
   act(async () => {
     const r = await host({ type: "memory.add", text: $("add-text").value, memory_type: $("add-type").value });
     $("add-text").value = "";
-    say(r.created ? "Added." : "That memory was already kept.");
+    return r.created ? "Added." : "That memory was already kept.";
   });
 });
 
 act(refresh, false);
+act(async () => {
+  $("pinned-tokens").textContent = (await host({ type: "memory.settings" })).pinned_tokens;
+}, false);

@@ -1,5 +1,6 @@
 // Options → Long-term memory (<section id="long-term-memory">): the opt-in for each chat
-// site (off by default; held by the host, site.settings) and a link to the memory manager.
+// site (off by default; held by the host, site.settings), the token cap of pinned memories
+// (memory.settings, shared by every browser) and a link to the memory manager.
 import { MANAGER_URL, siteMemory } from "../memory/opt-in.js";
 
 const section = document.getElementById("long-term-memory");
@@ -13,11 +14,16 @@ function element(tag, props = {}, ...children) {
 
 const status = element("p", { id: "memory-options-status", className: "hint", role: "status" });
 const rows = element("div", { id: "memory-sites" });
+const pinnedTokens = element("input", { type: "number", id: "pinned-tokens", min: 0, max: 2000, step: 10, disabled: true });
 section.append(
   element("h2", { textContent: "Long-term memory" }),
   element("p", { className: "hint", textContent: "Where it is on, lasting facts you state (preferences, skills, goals, " +
     "background) are kept encrypted on this computer and added to later messages, shown above the composer first." }),
   rows,
+  element("label", { htmlFor: "pinned-tokens", textContent: "Tokens for pinned memories in each message " }),
+  pinnedTokens,
+  element("p", { className: "hint", textContent: "Pinned memories (pin them in Manage memories) go first with every " +
+    "message, within this many tokens; 0 sends none. Recalled memories have their own room." }),
   element("p", {}, element("a", { id: "memory-options-manage", href: MANAGER_URL, target: "_blank", textContent: "Manage memories" })),
   status);
 
@@ -40,5 +46,24 @@ async function row(hostname, label) {
       : changed.error.message;
   });
 }
+
+async function pinnedSetting(change) {
+  const reply = await chrome.runtime.sendMessage({ kind: "host", timeoutMs: 5000,
+    message: { type: "memory.settings", ...(change === undefined ? {} : { pinned_tokens: change }) } });
+  if (!reply || !reply.ok) {
+    status.textContent = reply?.error?.message ?? "no answer from the Whiteboard host";
+    return;
+  }
+  pinnedTokens.value = reply.pinned_tokens;
+  pinnedTokens.disabled = false;
+  if (change !== undefined) status.textContent = `Pinned memories get up to ${reply.pinned_tokens} tokens per message.`;
+}
+
+pinnedTokens.addEventListener("change", () => {
+  const value = Math.round(Number(pinnedTokens.value));
+  if (Number.isFinite(value) && value >= 0 && value <= 2000) pinnedSetting(value);
+  else status.textContent = "Pinned memory tokens: a whole number from 0 to 2000.";
+});
+pinnedSetting();
 
 for (const info of Object.values(SITES)) for (const hostname of info.hosts) row(hostname, info.label);

@@ -66,3 +66,38 @@ def test_manage_memories(browser, tmp_path):
     wait_for(lambda: "Deleted 3 memories." in page.locator("#status").inner_text(), what="wiped")
     assert texts(page) == []
     page.close()
+
+
+def test_pin_in_the_manager_and_set_the_cap_in_options(browser):
+    assert browser.request({"type": "memory.wipe", "confirm": True})["ok"]
+    ids = {text: browser.request({"type": "memory.add", "text": text, "memory_type": "preference"})["memory_id"]
+           for text in ("Prefers short answers with bullet points", "Writes in British English")}
+    page = browser.context.new_page()
+    page.goto(URL)
+    wait_for(lambda: len(texts(page)) == 2, what="two memories listed")
+    wait_for(lambda: page.locator("#pinned-tokens").inner_text() == "120", what="the pinned cap shown")
+    row = page.locator("#list .memory", has_text="Writes in British English")
+    assert row.locator(".pin-badge").is_hidden() and row.locator(".do-pin").inner_text() == "Pin"
+    row.locator(".do-pin").click()
+    wait_for(lambda: row.locator(".do-pin").inner_text() == "Unpin", what="pinned in the page")
+    assert row.locator(".pin-badge").is_visible() and "Pinned" in page.locator("#status").inner_text()
+    got = browser.request({"type": "memory.get", "memory_id": ids["Writes in British English"]})
+    assert got["memory"]["pinned"] is True
+    other = browser.request({"type": "memory.get", "memory_id": ids["Prefers short answers with bullet points"]})
+    assert other["memory"]["pinned"] is False
+    row.locator(".do-pin").click()
+    wait_for(lambda: row.locator(".do-pin").inner_text() == "Pin", what="unpinned in the page")
+    assert browser.request({"type": "memory.get", "memory_id": ids["Writes in British English"]})["memory"][
+        "pinned"] is False
+
+    options = browser.context.new_page()
+    options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
+    field = options.locator("#pinned-tokens")
+    wait_for(lambda: field.is_enabled() and field.input_value() == "120", what="the cap loaded in options")
+    field.fill("60")
+    field.dispatch_event("change")
+    wait_for(lambda: "up to 60 tokens" in options.locator("#memory-options-status").inner_text(), what="cap saved")
+    assert browser.request({"type": "memory.settings"})["pinned_tokens"] == 60
+    assert browser.request({"type": "memory.settings", "pinned_tokens": 120})["ok"]
+    options.close()
+    page.close()
