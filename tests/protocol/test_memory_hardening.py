@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import pytest
-
 from support.host import HostProcess, isolated_env
 
 

@@ -3,7 +3,6 @@ memory.settings holds their token cap, and chat.prepare_send / chat.preview carr
 first on an opted-in site, whatever the draft."""
 
 import pytest
-
 from support.host import HostProcess, isolated_env
 from whiteboard.memory.inject import strip_blocks
 
@@ -30,7 +29,8 @@ def add(host, text):
 
 
 def test_pin_over_the_wire_and_the_send_carries_pinned_first(host):
-    short, british, ts = add(host, SHORT), add(host, BRITISH), add(host, TS)
+    short, british = add(host, SHORT), add(host, BRITISH)
+    add(host, TS)
     listed = ok(host.request("memory.list"))["memories"]
     assert {m["pinned"] for m in listed} == {False}
     for memory_id in (short, british):
@@ -49,7 +49,8 @@ def test_pin_over_the_wire_and_the_send_carries_pinned_first(host):
     assert [line.split("] ", 1)[1] for line in lines[start + 1:start + 4]] == [SHORT, BRITISH, TS]
     assert strip_blocks(reply["text"]) == DRAFT
 
-    unrelated = ok(host.request("chat.prepare_send", key=GPT, site="chatgpt", draft="What is the capital of Australia?"))
+    unrelated = ok(host.request("chat.prepare_send", key=GPT, site="chatgpt",
+                                draft="What is the capital of Australia?"))
     assert unrelated["parts"][0]["items"] == 2 and SHORT in unrelated["text"] and TS not in unrelated["text"]
 
     preview = ok(host.request("chat.preview", key=GPT, site="chatgpt", draft=DRAFT))

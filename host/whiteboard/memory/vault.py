@@ -27,8 +27,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from .. import crypto
 from ..config import config_dir, data_dir
 from ..files import unwritable
-from .errors import MemoryDamaged, VaultUnavailable
 from . import text as T
+from .errors import MemoryDamaged, VaultUnavailable
 from .model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .schema import migrate
 
@@ -81,7 +81,8 @@ class Vault:
                                        reason="key_missing" if not key_path.exists() else "key_unreadable") \
                     from None
         else:
-            from ..llm.settings import SettingsStore  # the stored API key shares the key file
+            # The stored API key shares the key file: no new key while it exists.
+            from ..llm.settings import SettingsStore
 
             try:
                 key = crypto.load_or_create_key(key_path, SettingsStore(key_path.parent).encrypted_files())
@@ -336,7 +337,8 @@ def _plain_column_problem(type_, site, confidence, created, updated, usage, last
                "a newer Whiteboard may have written it"
     columns = (("confidence", confidence, False, False), ("created_at", created, False, False),
                ("updated_at", updated, False, False), ("usage_count", usage, True, False),
-               ("last_used_at", last_used, False, True), ("rev", rev, True, False), ("pinned_at", pinned_at, False, True))
+               ("last_used_at", last_used, False, True), ("rev", rev, True, False),
+               ("pinned_at", pinned_at, False, True))
     for name, value, integer, optional in columns:
         if not (_number(value, integer) or (optional and value is None)):
             return f"its {name} column holds {type(value).__name__}, not a number"
