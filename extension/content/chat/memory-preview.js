@@ -72,7 +72,8 @@
     if (!optedIn || !W.page.chatEnabled || !currentDraft()) return hide();
     chip.textContent = chipText();
     chip.classList.toggle("off", leaveOut);
-    list.replaceChildren(...(shown || []).map((m) => el("li", {}, el("span", { class: "type", text: m.type }), m.text)));
+    list.replaceChildren(...(shown || []).map((m) => el("li", {},
+      el("span", { class: "type", text: m.pinned ? `${m.type} · pinned` : m.type }), m.text)));
     if (!ui) {
       ui = mount("whiteboard-memory-preview", CSS);
       ui.root.append(chip, card);
