@@ -62,6 +62,7 @@ class MemoryIndex:
         """)
         self.lock = threading.RLock()
         self.memories: dict[str, Memory] = {}
+        self.pinned: dict[str, Memory] = {}  # kept here so a send need not scan every memory
         self._rowid: dict[str, int] = {}
         self._by_rowid: dict[int, str] = {}
         self._lengths: dict[str, int] = {}
@@ -83,6 +84,8 @@ class MemoryIndex:
                 self._next_rowid += 1
                 body = _body(m)
                 self.memories[m.id] = m
+                if m.pinned:
+                    self.pinned[m.id] = m
                 self._rowid[m.id], self._by_rowid[rowid] = rowid, m.id
                 length = max(1, T.length(body))
                 self._lengths[m.id] = length
@@ -102,6 +105,7 @@ class MemoryIndex:
                 if rowid is None:
                     continue
                 self.memories.pop(memory_id)
+                self.pinned.pop(memory_id, None)
                 del self._by_rowid[rowid]
                 self._total_length -= self._lengths.pop(memory_id)
                 rowids.append((rowid,))

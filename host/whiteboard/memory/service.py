@@ -127,7 +127,7 @@ class MemoryService:
         """Pinned memories, in the order they were pinned (the first pinned go first)."""
         with self.lock:
             self.vault()
-            memories = [m for m in self.index.memories.values() if m.pinned]
+            memories = list(self.index.pinned.values())
         return sorted(memories, key=lambda m: (m.pinned_at, m.id))
 
     def damaged_rows(self) -> list[Damaged]:
