@@ -140,7 +140,7 @@ def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None
     pinned = fit_pinned(service.pinned(), tokens, pinned_cap) if pinned_cap > 0 else []
     found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned))
     pinned_lines = [block_line(m) for m in pinned]
-    for lines, recalled in (([*pinned_lines, *found.lines], found.memories[:len(found.lines)]), (pinned_lines, ())):
+    for lines, recalled in (([*pinned_lines, *found.lines], found.memories), (pinned_lines, ())):
         block = format_block(lines)
         cost = tokens.count(block) if block else 0
         if room is None or cost <= room:
