@@ -1,11 +1,14 @@
 """The vault on disk: encrypted content, recorded migrations, key and tamper errors."""
 
+import json
 import os
 import sqlite3
 import stat
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from whiteboard import crypto
 from whiteboard.memory.errors import MemoryDamaged, VaultUnavailable
@@ -14,6 +17,7 @@ from whiteboard.memory.schema import MIGRATIONS
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sites import SiteStore
 from whiteboard.memory.vault import Vault
+from whiteboard.protocol.messages.memory import MemoryOut
 
 MARKERS = ["ZEBRA-VAULT-2718", "quokka-preference", "喜欢喝乌龙茶标记", "tag-marker-77", "old-text-marker-55"]
 
@@ -190,6 +194,7 @@ def test_nothing_is_created_until_a_memory_is_written(paths):
     ("confidence", "abc", "confidence column holds str"),
     ("confidence", 7.5, "confidence is outside 0..1"),
     ("created_at", "yesterday", "created_at column holds str"),
+    ("updated_at", float("inf"), "updated_at column holds float, not a finite number"),
     ("usage_count", 1.5, "usage_count column holds float"),
     ("rev", "x", "rev column holds str"),
     ("pinned_at", "soon", "pinned_at column holds str"),
@@ -215,3 +220,31 @@ def test_a_row_with_a_bad_plain_column_is_listed_as_damaged_and_the_rest_served(
     conn.commit()
     if column != "rev":  # (a row's rev is how a change is seen)
         assert service.list() == [] and {d.memory_id for d in service.damaged_rows()} == {bad.id, good.id}
+
+
+SQL_VALUES = st.one_of(st.none(), st.integers(-2**63, 2**63 - 1), st.floats(allow_nan=True), st.text(max_size=50),
+                       st.binary(max_size=64))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(column=st.sampled_from(["type", "site", "confidence", "created_at", "updated_at", "usage_count",
+                               "last_used_at", "rev", "pinned_at", "content"]), value=SQL_VALUES)
+def test_any_value_in_any_plain_column_is_served_or_named_never_a_crash(tmp_path_factory, column, value):
+    root = tmp_path_factory.mktemp("fuzz")
+    vault = Vault.open(root / "m.db", root / "k")
+    bad, good = vault.insert([memory("Prefers tea"), memory("Lives in Berlin", type="context")])
+    conn = sqlite3.connect(root / "m.db")
+    try:
+        conn.execute(f"UPDATE memories SET {column} = ? WHERE id = ?", (value, bad.id))
+    except sqlite3.IntegrityError:
+        return  # NOT NULL refused it: SQLite itself keeps the row whole
+    conn.commit()
+    loaded, damaged = vault.load()
+    assert good.id in [m.id for m in loaded]
+    assert {m.id for m in loaded} | {d.memory_id for d in damaged} == {bad.id, good.id}
+    for m in loaded:  # what is served has the shape the wire needs, as strict JSON
+        out = MemoryOut(memory_id=m.id, type=m.type, text=m.text, tags=m.tags, keywords=m.keywords,
+                        confidence=m.confidence, site=m.site, created_at=m.created_at, updated_at=m.updated_at,
+                        usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned)
+        json.dumps(out.model_dump(mode="json"), allow_nan=False)
+    vault.close()

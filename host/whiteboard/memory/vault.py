@@ -15,6 +15,7 @@ before, never half a memory. secure_delete overwrites deleted rows' pages.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -324,8 +325,9 @@ class DuplicateText(Exception):
 
 
 def _number(value, integer: bool = False) -> bool:
+    """A finite number (NaN or infinity would make a reply that is not JSON)."""
     wanted = int if integer else (int, float)
-    return isinstance(value, wanted) and not isinstance(value, bool)
+    return isinstance(value, wanted) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _plain_column_problem(type_, site, confidence, created, updated, usage, last_used, rev, pinned_at, blob) -> str:
@@ -341,7 +343,7 @@ def _plain_column_problem(type_, site, confidence, created, updated, usage, last
                ("pinned_at", pinned_at, False, True))
     for name, value, integer, optional in columns:
         if not (_number(value, integer) or (optional and value is None)):
-            return f"its {name} column holds {type(value).__name__}, not a number"
+            return f"its {name} column holds {type(value).__name__}, not a finite number"
     if not 0 <= confidence <= 1:
         return "its confidence is outside 0..1"
     if site is not None and not isinstance(site, str):
