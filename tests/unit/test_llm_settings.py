@@ -4,7 +4,6 @@ import json
 import stat
 
 import pytest
-
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.presets import PRESETS
 from whiteboard.llm.settings import SettingsStore, resolve

@@ -20,9 +20,9 @@ from typing import Callable, Iterable
 from ..privacy import redact
 from ..protocol.errors import BadRequest, NotFound
 from . import text as T
+from .errors import MemoryDamaged
 from .index import MemoryIndex
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, new_memory_id
-from .errors import MemoryDamaged
 from .settings import MemorySettingsStore
 from .sites import SiteStore
 from .usage import UsageRecorder
