@@ -12,12 +12,17 @@ from typing import ClassVar
 class WhiteboardError(Exception):
     code: ClassVar[str] = "internal"
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, reason: str | None = None):
         super().__init__(message)
         self.message = message
+        # Machine-readable, for a UI that must branch (e.g. "busy"); the message is for a person.
+        self.reason = reason
 
     def to_wire(self) -> dict:
-        return {"code": self.code, "message": self.message}
+        wire = {"code": self.code, "message": self.message}
+        if self.reason is not None:
+            wire["reason"] = self.reason
+        return wire
 
 
 class BadJson(WhiteboardError):
@@ -50,6 +55,11 @@ class Unavailable(WhiteboardError):
 
 class Internal(WhiteboardError):
     code = "internal"
+
+
+def error_reply(request_id, error: WhiteboardError) -> dict:
+    """The wire form of a failed request; request_id None when no usable id was read."""
+    return {"id": request_id, "ok": False, "error": error.to_wire()}
 
 
 ERROR_CODES = tuple(

@@ -16,6 +16,7 @@ Seconds = Annotated[float, Field(gt=0, le=3600)]
 
 class LlmSettingsGet(Request):
     type: Literal["llm.settings.get"]
+    reply_model = "LlmSettingsReply"
 
 
 class PresetOut(BaseModel):
@@ -41,6 +42,7 @@ class LlmSettingsReply(Reply):
 
 class LlmSettingsSet(Request):
     type: Literal["llm.settings.set"]
+    reply_model = "LlmSettingsReply"
     preset: str | None = None
     base_url: Annotated[str, Field(max_length=2000)] | None = None
     model: Annotated[str, Field(max_length=300)] | None = None
@@ -52,6 +54,7 @@ class LlmSettingsSet(Request):
 
 class LlmTest(Request):
     type: Literal["llm.test"]
+    reply_model = "LlmTestReply"
 
 
 class LlmTestReply(Reply):
