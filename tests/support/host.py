@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import struct
 import subprocess
 import sys
@@ -66,13 +67,15 @@ class HostProcess:
         return json.loads(self._read(n, timeout))
 
     def _read(self, n: int, timeout: float) -> bytes:
+        # Straight from the fd, so the timeout holds: a buffered read would block past it.
+        fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + timeout
         out = b""
         while len(out) < n:
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
                 raise TimeoutError(f"no reply from host within {timeout}s")
-            chunk = self.proc.stdout.read1(n - len(out)) if hasattr(self.proc.stdout, "read1") else \
-                self.proc.stdout.read(n - len(out))
+            chunk = os.read(fd, n - len(out))
             if not chunk:
                 raise EOFError("host closed stdout")
             out += chunk

@@ -37,13 +37,12 @@ def _reply_of(model: type[Request]) -> type[Reply]:
     return reply
 
 
-def _build_registry() -> dict[str, tuple[type[Request], type[Reply]]]:
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+def derive_registry(models) -> dict[str, tuple[type[Request], type[Reply]]]:
+    """type -> (request model, reply model) for every message model (one with a one-value `type`)."""
     table: dict[str, tuple[type[Request], type[Reply]]] = {}
-    for model in _all_subclasses(Request):
+    for model in models:
         type_name = model.message_type()
-        if type_name is None or not model.__module__.startswith(f"{__name__}."):
+        if type_name is None:
             continue
         if type_name in table:
             raise RuntimeError(f"message type {type_name!r} defined twice")
@@ -51,8 +50,14 @@ def _build_registry() -> dict[str, tuple[type[Request], type[Reply]]]:
     return table
 
 
+def _message_models() -> list[type[Request]]:
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+    return [m for m in _all_subclasses(Request) if m.__module__.startswith(f"{__name__}.")]
+
+
 # type -> (request model, reply model)
-REQUESTS = _build_registry()
+REQUESTS = derive_registry(_message_models())
 
 _request_union = TypeAdapter(
     Annotated[Union[tuple(model for model, _ in REQUESTS.values())], Field(discriminator="type")]
@@ -81,4 +86,4 @@ def describe_validation_error(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["REQUESTS", "Event", "Reply", "Request", "parse_request", "describe_validation_error"]
+__all__ = ["REQUESTS", "Event", "Reply", "Request", "derive_registry", "describe_validation_error", "parse_request"]
