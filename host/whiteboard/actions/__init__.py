@@ -1,9 +1,9 @@
 """One module per family of actions; each registers its handlers with @action.
 
 A handler takes (request, RequestContext) and returns the request's Reply model or
-raises a WhiteboardError. `blocking=True` runs it on its own thread (network, disk,
-model calls) runs it on the bounded worker pool (server/pool.py) so the reader keeps
-serving; everything else runs inline, in order. Start-up refuses a message without a
+raises a WhiteboardError. `blocking=True` (network, disk, model calls) runs it on the
+bounded worker pool (server/pool.py) so the reader keeps serving; everything else runs
+inline, in order. Start-up refuses a message without a
 handler and a handler without a message.
 """
 
