@@ -1,7 +1,12 @@
 """Blocking work runs on a bounded pool: a burst gets `busy` at once, never a thread per request."""
 
 import json
+import os
+import resource
+import site
 import struct
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -9,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from support.fake_openai import fake_openai, hang  # noqa: F401
+from support.host import HostProcess, isolated_env
+import whiteboard
 from whiteboard.server.pool import QUEUE_JOBS, THREADS
 
 # Reader, main, stack loader, cleanup timer, control socket, memory's own background threads:
@@ -86,3 +93,65 @@ def test_ping_is_answered_at_once_while_every_worker_waits_on_a_hanging_model(ho
     assert reply["ok"] and time.monotonic() - start < 5
     assert 5 <= len(busy) <= THREADS + 5  # the requests past the pool's bound, refused at once
     assert thread_count(host.proc.pid) <= THREADS + OTHER_THREADS
+
+
+NOBODY = 65534
+
+
+def as_nobody_with_a_process_limit(limit: int):
+    def drop():
+        resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)  # the limit binds only a non-root user
+    return drop
+
+
+def runs_as_nobody(python: str, env: dict, limit: int) -> bool:
+    try:
+        subprocess.run([python, "-c", "import whiteboard.server.main"], env=env, check=True, capture_output=True,
+                       preexec_fn=as_nobody_with_a_process_limit(limit), timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return True
+
+
+def user_tasks(uid: int) -> int:
+    count = 0
+    for task in Path("/proc").glob("[0-9]*/task/[0-9]*"):
+        try:
+            count += task.stat().st_uid == uid
+        except OSError:
+            pass
+    return count
+
+
+@pytest.mark.skipif(not hasattr(os, "setuid") or os.getuid() != 0 or not Path("/proc").exists(),
+                    reason="needs root (to become another user) and /proc")
+def test_a_burst_under_a_process_limit_does_not_crash_the_host(tmp_path):
+    limit = 150
+    if user_tasks(NOBODY) > limit // 3:
+        pytest.skip("the nobody user already runs too many tasks here")
+    root = tmp_path / "env"
+    env = isolated_env(root)
+    for path in [tmp_path, *root.rglob("*"), root]:
+        os.chown(path, NOBODY, NOBODY)
+    # This Python may sit where another user cannot reach it (a venv over /root/.pyenv): then the
+    # system's Python of the same version runs the same code, found through PYTHONPATH.
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(whiteboard.__file__).parents[1]), *site.getsitepackages()])
+    python = next((p for p in (sys.executable, f"/usr/bin/python3.{sys.version_info.minor}")
+                   if runs_as_nobody(p, env, limit)), None)
+    if python is None:
+        pytest.skip("another user cannot run a Python that imports the package here")
+    with HostProcess(env=env, preexec_fn=as_nobody_with_a_process_limit(limit), python=python) as host:
+        assert host.request("ping")["ok"]
+        count = 1000
+        payload = b"".join(struct.pack("<I", len(b)) + b for b in (
+            json.dumps({"id": i, "type": "vbrief.export", "key": f"claude.ai:{i}"}).encode() for i in range(count)))
+        writer = threading.Thread(target=lambda: (host.proc.stdin.write(payload), host.proc.stdin.flush()))
+        writer.start()
+        replies = [host.recv(timeout=60) for _ in range(count)]
+        writer.join()
+        assert sorted(r["id"] for r in replies) == list(range(count))
+        assert {r["error"]["code"] for r in replies} <= {"not_found", "unavailable"}
+        assert host.request("ping")["ok"]
+        assert host.request("session.add", key="claude.ai:1", role="user", content="still here")["ok"]

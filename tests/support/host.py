@@ -48,10 +48,11 @@ def path_without_browsers(root: Path) -> str:
 
 
 class HostProcess:
-    def __init__(self, env: dict[str, str] | None = None, args: list[str] | None = None):
-        cmd = [sys.executable, "-m", "whiteboard.server.main", *(args if args is not None else [ORIGIN])]
+    def __init__(self, env: dict[str, str] | None = None, args: list[str] | None = None, preexec_fn=None,
+                 python: str = sys.executable):
+        cmd = [python, "-m", "whiteboard.server.main", *(args if args is not None else [ORIGIN])]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env)
+                                     env=env, preexec_fn=preexec_fn)
         self._next_id = 0
 
     def send_raw(self, body: bytes, length: int | None = None) -> None:
