@@ -9,9 +9,9 @@ Linux each peer's uid is checked (SO_PEERCRED); elsewhere the permissions alone
 guard it. It speaks the same framing but serves only ALLOWED (read-only) requests:
 anything else gets `forbidden`. At most MAX_CONNECTIONS clients at once; when all
 are taken, the one idle longest is closed to make room (or, if every one is running a
-request, the newcomer gets `unavailable`/"busy"). One socket per host process, so several browsers'
-hosts coexist; the socket is removed on exit (a host killed outright leaves a stale
-one, which the next host removes and clients skip). Windows has no such channel.
+request, the newcomer gets `unavailable`/"busy"). One socket per host process, so
+several browsers' hosts coexist; the socket is removed on exit (a host killed outright
+leaves a stale one, which the next host removes and clients skip). Windows has no such channel.
 WHITEBOARD_CONTROL_SOCKET=0 turns it off.
 """
 
