@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import struct
 import subprocess
 import sys
@@ -48,11 +47,10 @@ def path_without_browsers(root: Path) -> str:
 
 
 class HostProcess:
-    def __init__(self, env: dict[str, str] | None = None, args: list[str] | None = None, preexec_fn=None,
-                 python: str = sys.executable):
-        cmd = [python, "-m", "whiteboard.server.main", *(args if args is not None else [ORIGIN])]
+    def __init__(self, env: dict[str, str] | None = None, args: list[str] | None = None):
+        cmd = [sys.executable, "-m", "whiteboard.server.main", *(args if args is not None else [ORIGIN])]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=env, preexec_fn=preexec_fn)
+                                     env=env)
         self._next_id = 0
 
     def send_raw(self, body: bytes, length: int | None = None) -> None:
@@ -68,15 +66,13 @@ class HostProcess:
         return json.loads(self._read(n, timeout))
 
     def _read(self, n: int, timeout: float) -> bytes:
-        # Straight from the fd, so the timeout holds: a buffered read would block past it.
-        fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + timeout
         out = b""
         while len(out) < n:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            if time.monotonic() > deadline:
                 raise TimeoutError(f"no reply from host within {timeout}s")
-            chunk = os.read(fd, n - len(out))
+            chunk = self.proc.stdout.read1(n - len(out)) if hasattr(self.proc.stdout, "read1") else \
+                self.proc.stdout.read(n - len(out))
             if not chunk:
                 raise EOFError("host closed stdout")
             out += chunk

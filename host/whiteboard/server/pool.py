@@ -24,7 +24,8 @@ QUEUE_BYTES = 64 * 1024 * 1024  # one request of the largest size Chrome sends s
 
 class Busy(Unavailable):
     def __init__(self, why: str):
-        super().__init__(f"the host is busy ({why}); try again shortly", reason="busy")
+        super().__init__(f"the host is busy ({why}); try again shortly")
+        self.reason = "busy"
 
 
 class WorkerPool:
