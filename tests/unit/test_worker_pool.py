@@ -54,3 +54,18 @@ def test_the_queue_is_bounded_in_bytes_too():
     with pytest.raises(Busy):
         pool.submit(lambda: None, size=1)
     release.set()
+
+
+def test_when_the_os_refuses_a_thread_the_request_is_busy_not_lost(monkeypatch):
+    pool = WorkerPool(threads=2)
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    with pytest.raises(Busy):
+        pool.submit(lambda: None)
+    monkeypatch.undo()
+    done = threading.Event()
+    pool.submit(done.set)
+    assert done.wait(5) and len(pool._workers) == 1

@@ -157,7 +157,11 @@ class ControlSocket:
             if not self._take_slot():
                 self._refuse(conn)
                 continue
-            threading.Thread(target=self._serve_client, args=(conn,), name="control-client", daemon=True).start()
+            try:
+                threading.Thread(target=self._serve_client, args=(conn,), name="control-client", daemon=True).start()
+            except RuntimeError:  # the OS refused a thread (a process limit)
+                self._slots.release()
+                self._refuse(conn)
         self.close()
 
     def _take_slot(self) -> bool:

@@ -47,10 +47,19 @@ class WorkerPool:
             self._jobs.append((job, size))
             self._queued_bytes += size
             if len(self._jobs) > self._idle and len(self._workers) < self.threads:  # on demand, bounded
-                worker = threading.Thread(target=self._work, name=f"worker-{len(self._workers)}", daemon=True)
-                self._workers.append(worker)
-                worker.start()
+                self._start_worker()
             self._ready.notify()
+
+    def _start_worker(self) -> None:
+        worker = threading.Thread(target=self._work, name=f"worker-{len(self._workers)}", daemon=True)
+        try:
+            worker.start()
+        except RuntimeError:  # the OS refused a thread (a process limit): serve with those there are
+            if not self._workers:
+                self._jobs.pop()
+                raise Busy("no thread could be started") from None
+            return
+        self._workers.append(worker)
 
     def _work(self) -> None:
         while True:
