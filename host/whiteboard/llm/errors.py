@@ -25,6 +25,14 @@ class ModelUnavailable(Unavailable):
         self.partial = partial
 
 
+class ReplyTooLarge(ModelUnavailable):
+    """The endpoint's reply passed the cap, counting a line that has not ended yet."""
+    reason = "reply_too_large"
+
+    def __init__(self, cap: int, partial: int = 0):
+        super().__init__(f"the model endpoint's reply passed {cap} bytes", partial=partial)
+
+
 class Cancelled(Exception):
     """The caller set the cancel event; `text` is what had streamed so far."""
 

@@ -11,13 +11,18 @@ from typing import ClassVar
 
 class WhiteboardError(Exception):
     code: ClassVar[str] = "internal"
+    # A machine-readable cause where a UI must branch on it (docs/protocol.md lists them).
+    reason: ClassVar[str | None] = None
 
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
 
     def to_wire(self) -> dict:
-        return {"code": self.code, "message": self.message}
+        wire = {"code": self.code, "message": self.message}
+        if self.reason:
+            wire["reason"] = self.reason
+        return wire
 
 
 class BadJson(WhiteboardError):
