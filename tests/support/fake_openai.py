@@ -109,7 +109,7 @@ def hashed_embedding(text: str, dim: int) -> list[float]:
 
 
 class FakeOpenAI:
-    def __init__(self, model: str = "fake-model", embedding_dim: int = 64):
+    def __init__(self, model: str = "fake-model", embedding_dim: int = 64, host: str = "127.0.0.1"):
         self.model = model
         self.embedding_dim = embedding_dim
         self.chat_answer: str | Callable[[dict], str] = "This is the fake model's answer."
@@ -118,7 +118,9 @@ class FakeOpenAI:
         self._scripts: dict[str, list[Step]] = {}
         self._lock = threading.Lock()
         self.closing = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        # host: another of this machine's addresses stands in for "another computer" (not loopback).
+        self.host = host
+        self._server = ThreadingHTTPServer((host, 0), _handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
                                         name="fake-openai", daemon=True)
@@ -129,7 +131,7 @@ class FakeOpenAI:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        return f"http://{self.host}:{self.port}/v1"
 
     def start(self) -> "FakeOpenAI":
         self._thread.start()
