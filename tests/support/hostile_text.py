@@ -61,6 +61,18 @@ AUDIT_CASES = {
 }
 
 
+# One unit per pattern, and texts dense with real secrets (every match costs output).
+PER_PATTERN = ["sk-", "xai-a", "ghp_", "AKIA", "AIza-", "xoxb-", "glpat-", "bearer ", "Bearer\t", "eyJa.",
+               "eyJ-", "eyJ-eyJ ", "key-", "apiKey.", "a_b-", "KEY =", "a.a@", "x@a.", "@a-", "+-", "a" * 31 + "-",
+               "<private>", "-----BEGIN ", "-----END ", "PRIVATE KEY ", "é-key-", "=",
+               "key=a ", "x@a.bc ", "sk-" + "a" * 16 + " ", "a1" * 16 + " "]
+
+
+def per_pattern_inputs(size: int) -> Iterator[tuple[str, str]]:
+    for unit in PER_PATTERN:
+        yield f"repeat {unit!r}", repeat_to(unit, size)
+
+
 def audit_inputs(size: int) -> Iterator[tuple[str, str]]:
     for name, unit in AUDIT_CASES.items():
         yield name, repeat_to(unit, size)
