@@ -395,7 +395,7 @@ def _reason(exc: sqlite3.DatabaseError) -> str:
     if "readonly" in text or "unable to open" in text:
         return "read_only"
     if "locked" in text or "busy" in text:
-        return "busy"
+        return "locked"
     return "damaged"
 
 

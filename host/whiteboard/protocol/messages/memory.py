@@ -51,6 +51,7 @@ class DamagedOut(BaseModel):
 
 class MemoryAdd(Request):
     type: Literal["memory.add"]
+    reply_model = "MemoryAddReply"
     text: Text
     memory_type: MemoryType
     site: Site | None = None
@@ -65,6 +66,7 @@ class MemoryAddReply(Reply):
 
 class MemoryExtract(Request):
     type: Literal["memory.extract"]
+    reply_model = "MemoryExtractReply"
     key: SessionKey
     manual: bool = True
 
@@ -79,6 +81,7 @@ class MemoryExtractReply(Reply):
 
 class MemoryRecall(Request):
     type: Literal["memory.recall"]
+    reply_model = "MemoryRecallReply"
     query: Annotated[str, Field(max_length=100_000)]
     limit: Annotated[int, Field(ge=1, le=5)] = 5
 
@@ -93,6 +96,7 @@ class MemoryRecallReply(Reply):
 
 class MemoryList(Request):
     type: Literal["memory.list"]
+    reply_model = "MemoryListReply"
     query: Annotated[str, Field(max_length=1000)] | None = None
     memory_type: MemoryType | None = None
     site: Site | None = None
@@ -108,6 +112,7 @@ class MemoryListReply(Reply):
 
 class MemoryGet(Request):
     type: Literal["memory.get"]
+    reply_model = "MemoryReply"
     memory_id: MemoryId
 
 
@@ -117,6 +122,7 @@ class MemoryReply(Reply):
 
 class MemoryUpdate(Request):
     type: Literal["memory.update"]
+    reply_model = "MemoryReply"
     memory_id: MemoryId
     text: Text | None = None
     memory_type: MemoryType | None = None
@@ -125,6 +131,7 @@ class MemoryUpdate(Request):
 
 class MemoryDelete(Request):
     type: Literal["memory.delete"]
+    reply_model = "MemoryDeleteReply"
     memory_id: MemoryId
 
 
@@ -134,6 +141,7 @@ class MemoryDeleteReply(Reply):
 
 class MemoryExport(Request):
     type: Literal["memory.export"]
+    reply_model = "MemoryExportReply"
     offset: Annotated[int, Field(ge=0)] = 0
 
 
@@ -146,6 +154,7 @@ class MemoryExportReply(Reply):
 
 class MemoryImport(Request):
     type: Literal["memory.import"]
+    reply_model = "MemoryImportReply"
     document: dict
 
 
@@ -157,6 +166,7 @@ class MemoryImportReply(Reply):
 
 class MemoryWipe(Request):
     type: Literal["memory.wipe"]
+    reply_model = "MemoryWipeReply"
     confirm: Literal[True]
 
 
@@ -166,6 +176,7 @@ class MemoryWipeReply(Reply):
 
 class MemorySettingsRequest(Request):
     """Read (no field) or change the memory settings shared by every browser and the CLI."""
+    reply_model = "MemorySettingsReply"
     type: Literal["memory.settings"]
     pinned_tokens: Annotated[int, Field(ge=0, le=2000)] | None = None
 
@@ -176,6 +187,7 @@ class MemorySettingsReply(Reply):
 
 class SiteSettingsRequest(Request):
     type: Literal["site.settings"]
+    reply_model = "SiteSettingsReply"
     site: Site
     long_term: bool | None = None
     paused: bool | None = None
