@@ -19,6 +19,7 @@ import math
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Iterable
 
@@ -40,6 +41,7 @@ KEY_CHECK_AAD = b"whiteboard:vault:key_check"
 _COLUMNS = "id, type, site, confidence, created_at, updated_at, usage_count, last_used_at, rev, pinned_at, content"
 _INSERT = f"INSERT INTO memories ({_COLUMNS}, text_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 TEXT_KEY_PURPOSE = b"whiteboard:vault:text_key"
+BUSY_SECONDS = 5.0  # how long a write waits for another process's
 
 
 def default_paths() -> tuple[Path, Path]:
@@ -100,8 +102,8 @@ class Vault:
                 err = unwritable(exc, Path(exc.filename) if exc.filename else path)
                 raise VaultUnavailable(err.message, reason=err.reason) from None
         try:
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
-            conn.execute("PRAGMA journal_mode=WAL")
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS)
+            _set_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA secure_delete=ON")
             migrate(conn)
@@ -388,6 +390,20 @@ class _Transaction:
         finally:
             self.vault.lock.release()
         return False
+
+
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """Switch a new vault to WAL. Two hosts opening a new vault at once: the switch needs
+    the file to itself and SQLite answers "locked" without waiting, so wait here."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _reason(exc: sqlite3.DatabaseError) -> str:
