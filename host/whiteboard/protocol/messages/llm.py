@@ -50,6 +50,9 @@ class LlmSettingsSet(Request):
     clear_api_key: bool = False
     read_timeout: Seconds | None = None
     total_timeout: Seconds | None = None
+    # The user's explicit consent to an http:// base URL to another computer (the options page
+    # asks after an `insecure_url` refusal); without it such a URL is refused.
+    allow_insecure: bool = False
 
 
 class LlmTest(Request):
