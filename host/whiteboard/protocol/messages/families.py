@@ -50,5 +50,6 @@ PAIRS.update({
     "memory.export": (memory.MemoryExport, memory.MemoryExportReply),
     "memory.import": (memory.MemoryImport, memory.MemoryImportReply),
     "memory.wipe": (memory.MemoryWipe, memory.MemoryWipeReply),
+    "memory.status": (memory.MemoryStatus, memory.MemoryStatusReply),
     "site.settings": (memory.SiteSettingsRequest, memory.SiteSettingsReply),
 })
