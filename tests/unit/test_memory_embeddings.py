@@ -6,8 +6,7 @@ import json
 import time
 
 import pytest
-
-from support.fake_openai import EMBEDDINGS_PATH, Step, fail, hang, fake_openai  # noqa: F401
+from support.fake_openai import EMBEDDINGS_PATH, Step, fail, fake_openai, hang  # noqa: F401
 from whiteboard.memory import hub
 from whiteboard.memory.embed import EmbedConfig, RemoteEmbedder, config_from_env
 from whiteboard.memory.errors import EmbedFailed

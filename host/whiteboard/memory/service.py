@@ -19,8 +19,8 @@ from typing import Callable, Iterable
 from ..privacy import redact
 from ..protocol.errors import BadRequest, NotFound
 from . import text as T
-from .index import MemoryIndex
 from .errors import MemoryDamaged
+from .index import MemoryIndex
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, new_memory_id
 from .sites import SiteStore
 from .usage import UsageRecorder
