@@ -51,6 +51,10 @@ class VectorIndex:
         with self._lock:
             return set(self._slot)
 
+    def revs(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._rev)
+
     def rev_of(self, memory_id: str) -> int | None:
         return self._rev.get(memory_id)
 
@@ -213,9 +217,14 @@ class MeaningIndexer:
         self.state, self.reason = "ready", None
 
     def progress(self) -> Progress:
-        total = len(self.service.index)
-        model = getattr(self.embedder, "model_id", None)
-        return Progress(self.state, min(len(self.vectors), total), total, model, self.reason)
+        with self.service.lock:
+            revs = [(m.id, m.rev) for m in self.service.index.memories.values()]
+        current = self.vectors.revs()
+        # Memories whose stored vector is damaged are not waited for: they stay full-text only.
+        total = sum(1 for i, rev in revs if i not in self.damaged or self.damaged[i][0] != rev)
+        indexed = sum(1 for i, rev in revs if current.get(i) == rev)
+        state = "indexing" if self.state == "ready" and indexed < total else self.state
+        return Progress(state, indexed, total, getattr(self.embedder, "model_id", None), self.reason)
 
     def damaged_vectors(self) -> list[Damaged]:
         return sorted((d for _, d in self.damaged.values()), key=lambda d: d.memory_id)
