@@ -309,8 +309,8 @@ def bench_paraphrase(candidates: dict) -> dict:
     measure("full text alone (as injected)", lambda q: None)
     for name, model in candidates.items():
         vectors = VectorIndex()
-        vectors.put([(m.id, 1, v) for m, v in zip(memories, embed_all(model.embed_passages,
-                                                                      [m.text for m in memories]))])
+        vectors.put([(m.id, 1, v) for m, v in zip(memories, embed_cached(model, "passage",
+                                                                         [m.text for m in memories]))])
         measure(f"hybrid with {name} (as injected)",
                 lambda q, v=vectors, m=model: _FixedMeanings(v, m.embed_queries([q])[0], m))
     return out

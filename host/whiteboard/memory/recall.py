@@ -2,7 +2,9 @@
 
 Hybrid: full-text hits above an absolute BM25 floor (idf smoothed by a fixed background,
 so it means the same in a 5-memory vault and a 100k one) and meaning hits above an
-absolute cosine floor, fused by reciprocal rank; then near-duplicate removal, at most 5,
+absolute cosine floor, fused by reciprocal rank (a full-text hit whose meaning is far from
+the draft's, under the model's `confirm_cosine`, is dropped: one shared word such as
+"Berlin" in "When did the Berlin Wall fall?" is not enough); then near-duplicate removal, at most 5,
 and a token cap on the block. Each floor is absolute, not a rank: a request unrelated to
 every memory injects nothing. Memories not yet embedded, a draft not embedded within its
 deadline, or no model at all: full text alone (`method` says which, `note` why).
@@ -66,6 +68,10 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
         vector, note = meanings.query_vector(query)
         if vector is not None:
             min_cosine = getattr(meanings.embedder, "min_cosine", settings.min_cosine)
+            confirm = getattr(meanings.embedder, "confirm_cosine", None)
+            if confirm is not None:  # a shared word alone is not enough when the meanings disagree
+                cosines = meanings.vectors.cosines([m.id for m in ranked], vector)
+                ranked = [m for m in ranked if cosines.get(m.id, 1.0) >= confirm]
             near = meanings.vectors.search(vector, settings.depth, min_cosine)
             with service.index.lock:  # another thread may be changing the index
                 found = [service.index.memories.get(i) for i, _ in near]

@@ -211,6 +211,8 @@ class MemoryService:
 
     def close(self) -> None:
         self.usage.flush()
+        if self.meanings is not None:
+            self.meanings.stop()
         with self.lock:
             if self._vault is not None:
                 self._vault.close()

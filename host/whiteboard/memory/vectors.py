@@ -84,6 +84,14 @@ class VectorIndex:
         with self._lock:
             self._reset(self._matrix.shape[1])
 
+    def cosines(self, memory_ids: list[str], query: np.ndarray) -> dict[str, float]:
+        """The cosine of each given memory that has a vector."""
+        with self._lock:
+            if self._matrix.shape[1] != query.shape[0]:
+                return {}
+            slots = [(i, self._slot[i]) for i in memory_ids if i in self._slot]
+            return {i: float(self._matrix[slot] @ query) for i, slot in slots}
+
     def search(self, query: np.ndarray, limit: int, min_cosine: float) -> list[tuple[str, float]]:
         """(memory id, cosine) best first, at least min_cosine."""
         with self._lock:
@@ -131,6 +139,7 @@ class MeaningIndexer:
         self.state = "loading"
         self.reason: str | None = None
         self._stored_loaded = False
+        self._stopped = False
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._thread_lock = threading.Lock()
@@ -148,11 +157,17 @@ class MeaningIndexer:
                 self._thread.start()
 
     def reset(self) -> None:
-        """The vault was (re)opened or wiped: read the stored vectors again."""
+        """The vault was (re)opened: read the stored vectors again."""
         self.vectors.clear()
         self.damaged.clear()
         self._stored_loaded = False
+        self._stopped = False
         self.wake()
+
+    def stop(self) -> None:
+        """The service is closing: finish the current batch and stop (a reopen restarts)."""
+        self._stopped = True
+        self._wake.set()
 
     def _loop(self) -> None:
         if self._nice and hasattr(os, "setpriority"):
@@ -165,6 +180,8 @@ class MeaningIndexer:
             # After a failure (an endpoint down) try again now and then, not only on a change.
             self._wake.wait(RETRY_SECONDS if failed else None)
             self._wake.clear()
+            if self._stopped:
+                return
             try:
                 self._catch_up()
                 failed = False
@@ -198,7 +215,7 @@ class MeaningIndexer:
                 self.damaged[d.memory_id] = (revs.get(d.memory_id, -1), d)
             self._stored_loaded = True
         self.state = "indexing"
-        while True:
+        while not self._stopped:
             with self.service.lock:
                 memories = list(self.service.index.memories.values())
             gone = self.vectors.ids() - {m.id for m in memories}
@@ -206,7 +223,8 @@ class MeaningIndexer:
             todo = [m for m in memories if self.vectors.rev_of(m.id) != m.rev
                     and (m.id not in self.damaged or self.damaged[m.id][0] != m.rev)]
             if not todo:
-                break
+                self.state, self.reason = "ready", None
+                return
             batch = todo[:BATCH]
             matrix = self.embedder.embed_passages([m.text for m in batch])
             items = [(m.id, m.rev, matrix[i]) for i, m in enumerate(batch)]
@@ -214,7 +232,6 @@ class MeaningIndexer:
             self.vectors.put(items)
             for m in batch:
                 self.damaged.pop(m.id, None)
-        self.state, self.reason = "ready", None
 
     def progress(self) -> Progress:
         with self.service.lock:
