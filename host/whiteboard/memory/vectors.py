@@ -145,6 +145,7 @@ class MeaningIndexer:
         self._thread_lock = threading.Lock()
         self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-query-embed")
         self._query_running: Future | None = None
+        self._last_query: tuple[str, str, np.ndarray] | None = None  # (model id, draft, vector)
 
     # ---- the background thread ----------------------------------------------------------
 
@@ -249,20 +250,30 @@ class MeaningIndexer:
     # ---- the send path ------------------------------------------------------------------
 
     def query_vector(self, text: str) -> tuple[np.ndarray | None, str | None]:
-        """The draft's vector within the model's deadline, or (None, why) at once."""
+        """The draft's vector within the model's deadline, or (None, why) at once. The last
+        draft's vector is kept (RAM only): the same draft sent again after a preview, or
+        after its embedding ran late, needs no second wait."""
         embedder = self.embedder
         if embedder is None or not len(self.vectors):
             return None, None
+        last = self._last_query
+        if last is not None and last[0] == embedder.model_id and last[1] == text:
+            return last[2], None
         running = self._query_running
         if running is not None and not running.done():
             return None, "the previous draft is still being embedded; used full text"
         deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
-        self._query_running = future = self._query_pool.submit(embedder.embed_queries, [text])
+        self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
         try:
-            return future.result(timeout=deadline)[0], None
+            return future.result(timeout=deadline), None
         except FutureTimeout:
             return None, f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
         except EmbedFailed as exc:
             return None, f"semantic search unavailable, used full text: {exc}"
         except Exception as exc:  # noqa: BLE001 - any model failure means full text for this send
             return None, f"semantic search unavailable, used full text ({type(exc).__name__})"
+
+    def _embed_query(self, embedder, text: str) -> np.ndarray:
+        vector = embedder.embed_queries([text])[0]
+        self._last_query = (embedder.model_id, text, vector)
+        return vector
