@@ -140,7 +140,7 @@ def _wait_ready(service, timeout: float = 600.0) -> None:
         p = service.meanings.progress()
         if p.state in ("ready", "off") and p.indexed == p.total:
             return
-        time.sleep(0.002)
+        time.sleep(0.01)
     raise RuntimeError("the meaning index did not catch up")
 
 

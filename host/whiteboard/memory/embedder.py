@@ -27,7 +27,7 @@ MAX_QUERY_CHARS = 300
 # floor keeps unrelated requests under 10% pulling a memory while finding the most facts.
 MIN_COSINE = 0.81
 # A full-text hit must also be at least this close in meaning (when its vector is known).
-CONFIRM_COSINE = 0.80
+CONFIRM_COSINE = 0.805
 
 
 class Embedder(Protocol):

@@ -59,16 +59,23 @@ class VectorIndex:
         return self._rev.get(memory_id)
 
     def put(self, items: list[tuple[str, int, np.ndarray]]) -> None:
+        if not items:
+            return
         with self._lock:
-            for memory_id, rev, vector in items:
-                if self._matrix.shape[1] != vector.shape[0]:
-                    self._reset(vector.shape[0])
+            dim = items[0][2].shape[0]
+            if self._matrix.shape[1] != dim:
+                self._reset(dim)
+            items = [it for it in items if it[2].shape[0] == dim]
+            slots = []
+            for memory_id, rev, _ in items:
                 slot = self._slot.get(memory_id)
                 if slot is None:
-                    slot = self._free.pop() if self._free else self._grow()
+                    slot = self._free.pop() if self._free else self._next_slot()
                     self._slot[memory_id], self._ids[slot] = slot, memory_id
-                self._matrix[slot] = vector
                 self._rev[memory_id] = rev
+                slots.append(slot)
+            self._reserve(len(self._ids))
+            self._matrix[slots] = np.stack([v for _, _, v in items])
 
     def remove(self, memory_ids) -> None:
         with self._lock:
@@ -107,14 +114,15 @@ class VectorIndex:
         self._matrix = np.zeros((0, dim), dtype=np.float32)
         self._ids, self._slot, self._rev, self._free = [], {}, {}, []
 
-    def _grow(self) -> int:
-        n = len(self._ids)
-        if n == self._matrix.shape[0]:
-            grown = np.zeros((max(64, n * 2), self._matrix.shape[1]), dtype=np.float32)
-            grown[:n] = self._matrix[:n]
-            self._matrix = grown
+    def _next_slot(self) -> int:
         self._ids.append(None)
-        return n
+        return len(self._ids) - 1
+
+    def _reserve(self, n: int) -> None:
+        if n > self._matrix.shape[0]:
+            grown = np.zeros((max(64, n, self._matrix.shape[0] * 2), self._matrix.shape[1]), dtype=np.float32)
+            grown[:self._matrix.shape[0]] = self._matrix
+            self._matrix = grown
 
 
 @dataclass(frozen=True)
