@@ -13,6 +13,7 @@ from whiteboard.memory import embedder as bundled
 from whiteboard.memory.recall import recall
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sites import SiteStore
+from whiteboard.memory.vectors import LOCAL_QUERY_DEADLINE
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()
@@ -23,8 +24,11 @@ CONCEPTS = {"peanut": 0, "satay": 0, "typescript": 1, "language": 1, "cat": 2, "
 class ToyEmbedder:
     dim = 4
 
-    def __init__(self, model_id="toy-1", query_delay=0.0, gate: threading.Event | None = None):
+    def __init__(self, model_id="toy-1", query_delay=0.0, gate: threading.Event | None = None,
+                 query_deadline=5.0):
+        # A generous deadline unless a test is about the deadline: the machine may be busy.
         self.model_id, self.query_delay, self.gate = model_id, query_delay, gate
+        self.query_deadline = query_deadline
         self.min_cosine = 0.5
         self.passages = 0
 
@@ -157,7 +161,7 @@ def test_vectors_of_an_older_model_are_replaced_in_the_background_full_text_mean
 
 
 def test_a_slow_model_never_holds_the_send(open_service):
-    service = open_service(lambda: ToyEmbedder(query_delay=1.0))
+    service = open_service(lambda: ToyEmbedder(query_delay=1.0, query_deadline=LOCAL_QUERY_DEADLINE))
     m, _ = service.add("Allergic to peanuts", "context")
     wait_indexed(service)
     started = time.monotonic()

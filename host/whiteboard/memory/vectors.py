@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -137,10 +138,9 @@ class Progress:
 class MeaningIndexer:
     """Keeps `vectors` in step with the service's memories (see the module doc)."""
 
-    def __init__(self, service, load_embedder: Callable[[], object | None], nice: bool = True):
+    def __init__(self, service, load_embedder: Callable[[], object | None]):
         self.service = service
         self._load_embedder = load_embedder
-        self._nice = nice
         self.embedder = None
         self.vectors = VectorIndex()
         self.damaged: dict[str, tuple[int, Damaged]] = {}  # memory id -> (rev of the row, problem)
@@ -154,6 +154,7 @@ class MeaningIndexer:
         self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-query-embed")
         self._query_running: Future | None = None
         self._last_query: tuple[str, str, np.ndarray] | None = None  # (model id, draft, vector)
+        self._query_seconds = 0.0  # a running average of how long a draft takes to embed
 
     # ---- the background thread ----------------------------------------------------------
 
@@ -179,7 +180,7 @@ class MeaningIndexer:
         self._wake.set()
 
     def _loop(self) -> None:
-        if self._nice and hasattr(os, "setpriority"):
+        if hasattr(os, "setpriority"):
             try:  # Linux: a thread's own nice value; the send path keeps priority
                 os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
             except OSError:
@@ -272,8 +273,11 @@ class MeaningIndexer:
             return None, "the previous draft is still being embedded; used full text"
         deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
         self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
+        # When drafts have lately taken far over the deadline (a busy machine), do not wait
+        # at all: the vector still arrives, for this draft sent again, and for the average.
+        wait = 0.0 if self._query_seconds > 2 * deadline else deadline
         try:
-            return future.result(timeout=deadline), None
+            return future.result(timeout=wait), None
         except FutureTimeout:
             return None, f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
         except EmbedFailed as exc:
@@ -282,6 +286,8 @@ class MeaningIndexer:
             return None, f"semantic search unavailable, used full text ({type(exc).__name__})"
 
     def _embed_query(self, embedder, text: str) -> np.ndarray:
+        started = time.monotonic()
         vector = embedder.embed_queries([text])[0]
+        self._query_seconds = 0.7 * self._query_seconds + 0.3 * (time.monotonic() - started)
         self._last_query = (embedder.model_id, text, vector)
         return vector
