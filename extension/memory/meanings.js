@@ -28,7 +28,9 @@ export function watchMeanings(node) {
       node.textContent = "";
       return;
     }
-    node.textContent = meaningsText(reply.meanings);
+    const damaged = reply.damaged_vectors.map((d) => d.memory_id);
+    node.textContent = meaningsText(reply.meanings) + (damaged.length ?
+      ` The stored meaning of ${damaged.join(", ")} cannot be read (kept as it is); found by words only.` : "");
     if (reply.meanings.state === "indexing" || reply.meanings.state === "loading") timer = setTimeout(poll, POLL_MS);
   }
   poll();
