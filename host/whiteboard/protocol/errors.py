@@ -11,13 +11,20 @@ from typing import ClassVar
 
 class WhiteboardError(Exception):
     code: ClassVar[str] = "internal"
+    # One of REASONS where the UI must branch: set by a subclass (NoModel) or per raise.
+    reason: str | None = None
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, reason: str | None = None):
         super().__init__(message)
         self.message = message
+        if reason is not None:
+            self.reason = reason
 
     def to_wire(self) -> dict:
-        return {"code": self.code, "message": self.message}
+        wire = {"code": self.code, "message": self.message}
+        if self.reason:
+            wire["reason"] = self.reason
+        return wire
 
 
 class BadJson(WhiteboardError):
@@ -56,3 +63,8 @@ ERROR_CODES = tuple(
     cls.code
     for cls in (BadJson, BadRequest, UnknownType, TooLarge, NotFound, Forbidden, Unavailable, Internal)
 )
+
+
+def error_reply(request_id, error: WhiteboardError) -> dict:
+    """The wire form of a failed request; request_id None when no usable id was read."""
+    return {"id": request_id, "ok": False, "error": error.to_wire()}

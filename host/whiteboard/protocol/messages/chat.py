@@ -17,6 +17,7 @@ Content = Annotated[str, Field(max_length=MAX_CONTENT_CHARS)]
 
 class ChatPrepareSend(Request):
     type: Literal["chat.prepare_send"]
+    reply_model = "ChatPrepareSendReply"
     key: SessionKey
     site: Site
     draft: Content
@@ -58,6 +59,7 @@ class Turn(BaseModel):
 
 class ChatAttach(Request):
     type: Literal["chat.attach"]
+    reply_model = "ChatAttachReply"
     key: SessionKey
     site: Site
     turns: Annotated[list[Turn], Field(max_length=500)]
@@ -73,6 +75,7 @@ class ChatAttachReply(Reply):
 class ChatPreview(Request):
     """What long-term memory would add to this draft; records nothing, changes nothing."""
     type: Literal["chat.preview"]
+    reply_model = "ChatPreviewReply"
     key: SessionKey
     site: Site
     draft: Content

@@ -13,6 +13,7 @@ from .core import SessionKey
 
 class VbriefExport(Request):
     type: Literal["vbrief.export"]
+    reply_model = "VbriefExportReply"
     key: SessionKey
 
 
@@ -22,6 +23,7 @@ class VbriefExportReply(Reply):
 
 class VbriefLoad(Request):
     type: Literal["vbrief.load"]
+    reply_model = "VbriefLoadReply"
     document: VBriefDocument
     budget: Annotated[int, Field(ge=1, le=200_000)] = 2000
 
@@ -48,6 +50,7 @@ class VbriefLoadReply(Reply):
 
 class VbriefImport(Request):
     type: Literal["vbrief.import"]
+    reply_model = "VbriefImportReply"
     key: SessionKey
     document: VBriefDocument
     # Overwrite the tab's existing session; without it an existing session is an error.
