@@ -6,7 +6,6 @@ import sys
 import time
 
 import pytest
-
 from support.host import HostProcess, isolated_env
 
 HTML = 'Prefers <b>bold</b> titles <img src=x onerror="alert(1)"> &amp; <script>alert(2)</script>'
