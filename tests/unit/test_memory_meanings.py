@@ -217,3 +217,17 @@ def test_doctor_warns_when_recall_by_meaning_is_off(monkeypatch):
         assert check.ok is None and "semantic recall is off" in check.label and "full text" in check.label
     finally:
         bundled.reset_for_tests()
+
+
+def test_when_drafts_keep_running_late_the_send_stops_waiting(open_service):
+    toy = ToyEmbedder(query_delay=0.3, query_deadline=0.1)
+    service = open_service(lambda: toy)
+    service.add("Allergic to peanuts", "context")
+    wait_indexed(service)
+    notes = []
+    for i in range(8):
+        notes.append(recall(service, TOKENS, f"peanuts, draft {i}").note)
+        running = service.meanings._query_running
+        running.result(timeout=10)  # let the late embedding finish before the next send
+    assert notes[0] == "embedding the draft took over 100 ms; used full text"
+    assert notes[-1] == "drafts lately take over 200 ms to embed; used full text"

@@ -275,10 +275,12 @@ class MeaningIndexer:
         self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
         # When drafts have lately taken far over the deadline (a busy machine), do not wait
         # at all: the vector still arrives, for this draft sent again, and for the average.
-        wait = 0.0 if self._query_seconds > 2 * deadline else deadline
+        skip = self._query_seconds > 2 * deadline
         try:
-            return future.result(timeout=wait), None
+            return future.result(timeout=0.0 if skip else deadline), None
         except FutureTimeout:
+            if skip:
+                return None, f"drafts lately take over {2 * deadline * 1000:.0f} ms to embed; used full text"
             return None, f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
         except EmbedFailed as exc:
             return None, f"semantic search unavailable, used full text: {exc}"
