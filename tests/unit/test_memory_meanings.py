@@ -231,3 +231,21 @@ def test_when_drafts_keep_running_late_the_send_stops_waiting(open_service):
         running.result(timeout=10)  # let the late embedding finish before the next send
     assert notes[0] == "embedding the draft took over 100 ms; used full text"
     assert notes[-1] == "drafts lately take over 200 ms to embed; used full text"
+
+
+def test_vector_index_reuses_slots_and_searches_by_cosine():
+    from whiteboard.memory.vectors import VectorIndex
+
+    index = VectorIndex()
+    eye = np.eye(4, dtype=np.float32)
+    index.put([(f"m{i}", 1, eye[i]) for i in range(4)])
+    assert [i for i, _ in index.search(eye[2], 2, 0.5)] == ["m2"]
+    index.remove(["m2"])
+    assert index.search(eye[2], 4, 0.5) == [] and len(index) == 3
+    index.put([("m9", 7, eye[2]), ("m0", 2, eye[3])])  # a freed slot reused; m0 replaced
+    assert [i for i, _ in index.search(eye[2], 4, 0.5)] == ["m9"]
+    assert sorted(i for i, _ in index.search(eye[3], 4, 0.5)) == ["m0", "m3"]
+    assert index.revs() == {"m0": 2, "m1": 1, "m3": 1, "m9": 7}
+    assert index.cosines(["m1", "gone"], eye[1]) == {"m1": 1.0}
+    index.put([("x", 1, np.ones(8, dtype=np.float32) / np.sqrt(8))])  # another model's size: starts over
+    assert len(index) == 1 and index.search(eye[0], 4, -1.0) == []
