@@ -249,3 +249,18 @@ def test_vector_index_reuses_slots_and_searches_by_cosine():
     assert index.cosines(["m1", "gone"], eye[1]) == {"m1": 1.0}
     index.put([("x", 1, np.ones(8, dtype=np.float32) / np.sqrt(8))])  # another model's size: starts over
     assert len(index) == 1 and index.search(eye[0], 4, -1.0) == []
+
+
+def test_an_x86_cpu_without_avx2_does_not_load_the_engine(tmp_path, monkeypatch):
+    old = tmp_path / "cpuinfo"
+    old.write_text("processor\t: 0\nflags\t\t: fpu sse sse2 ssse3 sse4_1 sse4_2 avx\n")
+    monkeypatch.setattr(bundled.platform, "machine", lambda: "x86_64")
+    assert bundled.cpu_runs_the_engine(str(old)) is False
+    old.write_text("processor\t: 0\nflags\t\t: fpu sse avx avx2 fma\n")
+    assert bundled.cpu_runs_the_engine(str(old)) is True
+    monkeypatch.setattr(bundled, "cpu_runs_the_engine", lambda: False)
+    bundled.reset_for_tests()
+    try:
+        assert bundled.local_embedder() is None and "lacks AVX2" in bundled.load_error
+    finally:
+        bundled.reset_for_tests()

