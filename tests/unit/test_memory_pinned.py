@@ -134,8 +134,8 @@ def test_an_old_vault_gains_the_pin_column(tmp_path):
     memory, _ = service.add(SHORT, "preference")
     service.close()
     conn = sqlite3.connect(db)
-    conn.execute("ALTER TABLE memories DROP COLUMN pinned_at")  # as a vault from before 004 looks
-    conn.execute("DELETE FROM _migrations WHERE name = '004_memories_pinned'")
+    conn.execute("ALTER TABLE memories DROP COLUMN pinned_at")  # as a vault from before 005 looks
+    conn.execute("DELETE FROM _migrations WHERE name = '005_memories_pinned'")
     conn.commit()
     service = MemoryService(db, key)
     assert service.get(memory.id).pinned is False

@@ -31,15 +31,25 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("002_memories_updated_index", (
         "CREATE INDEX memories_updated ON memories (updated_at)",
     )),
+    # A memory's embedding (derived personal data): AES-GCM ciphertext bound by its AAD to
+    # the memory id, the model that made it and the memory revision it was made from.
+    ("003_memory_vectors", (
+        """CREATE TABLE memory_vectors (
+            memory_id TEXT PRIMARY KEY,
+            model TEXT NOT NULL,
+            rev INTEGER NOT NULL,
+            vector BLOB NOT NULL
+        )""",
+    )),
     # HMAC of the normalised text under a key derived from the vault key (never a plain
     # hash: that would let anyone test a guess). Unique, so two processes adding the same
     # text store it once. Rows from before stay NULL until the vault fills them in.
-    ("003_memories_text_key", (
+    ("004_memories_text_key", (
         "ALTER TABLE memories ADD COLUMN text_key BLOB",
         "CREATE UNIQUE INDEX memories_text_key ON memories (text_key)",
     )),
     # When the user pinned the memory (NULL: not pinned); pinned ones go with every send.
-    ("004_memories_pinned", (
+    ("005_memories_pinned", (
         "ALTER TABLE memories ADD COLUMN pinned_at REAL",
     )),
 ]

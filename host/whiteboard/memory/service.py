@@ -27,28 +27,29 @@ from .settings import MemorySettingsStore
 from .sites import SiteStore
 from .usage import UsageRecorder
 from .vault import DuplicateText, Vault, default_paths, vault_exists
+from .vectors import MeaningIndexer
 
 log = logging.getLogger("whiteboard.memory")
 
 
 class MemoryService:
     def __init__(self, vault_path: Path | None = None, key_path: Path | None = None, sites: SiteStore | None = None,
-                 clock: Callable[[], float] = time.time, semantic=None, settings: MemorySettingsStore | None = None):
+                 clock: Callable[[], float] = time.time, embedder: Callable[[], object | None] | None = None,
+                 settings: MemorySettingsStore | None = None):
         default_vault, default_key = default_paths()
         self.vault_path, self.key_path = vault_path or default_vault, key_path or default_key
         self.sites = sites or SiteStore()
         self.settings = settings or MemorySettingsStore(self.sites.directory)
         self.clock = clock
         self.index = MemoryIndex()
-        self.semantic = semantic  # embed.SemanticIndex when an embeddings model is configured
         self.damaged: dict[str, Damaged] = {}
         self.usage = UsageRecorder(self._write_usage, clock)
         self.lock = threading.RLock()
         self._vault: Vault | None = None
         self._data_version: int | None = None
         self.extractor = None  # conversation.ConversationExtractor, in the host process
-        self._semantic_wake = threading.Event()
-        self._semantic_thread: threading.Thread | None = None
+        # Meanings (vectors) of the memories, when given a way to load an embedding model.
+        self.meanings = MeaningIndexer(self, embedder) if embedder is not None else None
 
     # ---- the vault and its index -------------------------------------------------------
 
@@ -78,7 +79,8 @@ class MemoryService:
         self.damaged = {d.memory_id: d for d in damaged}
         for d in damaged:
             log.error("memory %s cannot be read: %s", d.memory_id, d.problem)
-        self._semantic_changed()
+        if self.meanings is not None:
+            self.meanings.reset()
 
     def _refresh(self) -> None:
         version = self._vault.data_version()
@@ -101,7 +103,7 @@ class MemoryService:
                 self.damaged.pop(m.id, None)
             self.damaged.update({d.memory_id: d for d in damaged})
         if gone or changed:
-            self._semantic_changed()
+            self._meanings_changed()
 
     # ---- reading ------------------------------------------------------------------------
 
@@ -164,7 +166,7 @@ class MemoryService:
         with self.lock:
             stored = self.vault(create=True).insert(memories)
             self.index.put(stored)
-            self._semantic_changed()
+            self._meanings_changed()
             return stored
 
     def update(self, memory_id: str, text: str | None = None, pinned: bool | None = None, **fields) -> Memory:
@@ -189,7 +191,7 @@ class MemoryService:
             except DuplicateText as exc:
                 raise BadRequest(f"text: memory {exc.memory_id} already says this") from None
             self.index.put([updated])
-            self._semantic_changed()
+            self._meanings_changed()
             return updated
 
     def _set_pinned(self, current: Memory, pinned: bool | None) -> Memory:
@@ -210,7 +212,7 @@ class MemoryService:
                 raise NotFound(f"no memory {memory_id}")
             self.index.remove([memory_id])
             self.damaged.pop(memory_id, None)
-            self._semantic_changed()
+            self._meanings_changed()
 
     def wipe(self) -> int:
         with self.lock:
@@ -221,7 +223,7 @@ class MemoryService:
             self.index.clear()
             self.damaged.clear()
             self._data_version = vault.data_version()
-            self._semantic_changed()
+            self._meanings_changed()
             return n
 
     def _write_usage(self, memory_ids: list[str], when: float) -> None:
@@ -236,25 +238,14 @@ class MemoryService:
                     memory.usage_count += 1
                     memory.last_used_at = when
 
-    # ---- semantic vectors (optional) -------------------------------------------------
-
-    def _semantic_changed(self) -> None:
-        if self.semantic is None:
-            return
-        self._semantic_wake.set()
-        if self._semantic_thread is None or not self._semantic_thread.is_alive():
-            self._semantic_thread = threading.Thread(target=self._semantic_loop, name="memory-embed", daemon=True)
-            self._semantic_thread.start()
-
-    def _semantic_loop(self) -> None:
-        while self._semantic_wake.wait():
-            self._semantic_wake.clear()
-            with self.lock:
-                memories = list(self.index.memories.values())
-            self.semantic.sync(memories)
+    def _meanings_changed(self) -> None:
+        if self.meanings is not None:
+            self.meanings.wake()
 
     def close(self) -> None:
         self.usage.flush()
+        if self.meanings is not None:
+            self.meanings.stop()
         with self.lock:
             if self._vault is not None:
                 self._vault.close()
