@@ -1,14 +1,15 @@
 // The memory manager: search, edit, delete, export, import and wipe long-term memories.
-// Everything goes to the host through the service worker ({kind: "host"}). Memory text
+// Everything goes to the host through the service worker (KIND.host). Memory text
 // is only ever set as textContent / value: a memory holding HTML shows as text.
 const $ = (id) => document.getElementById(id);
+const { KIND } = globalThis.Whiteboard.wire;
 const PAGE = 50;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 let offset = 0;
 let total = 0;
 
 async function host(message, timeoutMs = 5000) {
-  const reply = await chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
+  const reply = await chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs });
   if (!reply || !reply.ok) {
     const error = (reply && reply.error) || { message: "no answer from the Whiteboard host" };
     throw new Error(error.message);

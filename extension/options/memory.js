@@ -3,7 +3,7 @@
 import { MANAGER_URL, siteMemory } from "../memory/opt-in.js";
 
 const section = document.getElementById("long-term-memory");
-const { SITES } = globalThis.whiteboardSites;
+const { SITES } = globalThis.Whiteboard.sites;
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);

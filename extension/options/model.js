@@ -6,7 +6,8 @@
 const section = document.getElementById("model");
 const TEST_TIMEOUT_MS = 60000; // a local model may load on its first request
 
-const host = (message, timeoutMs = 5000) => chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
+const { KIND } = globalThis.Whiteboard.wire;
+const host = (message, timeoutMs = 5000) => chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs });
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);

@@ -10,7 +10,8 @@ const IMPORT_MS = 15000;
 // The toolbar popup closes when a file chooser takes focus, so there Import opens this
 // page in a tab (`?tab=<id>`, as the popup does for a given tab) where the chooser works.
 const IN_TAB = new URLSearchParams(location.search).has("tab");
-const host = (message, timeoutMs) => chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
+const { parseKey, KIND } = globalThis.Whiteboard.wire;
+const host = (message, timeoutMs) => chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs });
 
 let tab = { key: null, page: null, connected: false };
 let shown = null; // the document whose costs are on screen; Export saves this one
@@ -144,7 +145,7 @@ function answer(replace) {
 }
 
 function openInTab() {
-  const tabId = tab.key.slice(tab.key.lastIndexOf(":") + 1);
+  const { tabId } = parseKey(tab.key);
   chrome.tabs.create({ url: chrome.runtime.getURL(`popup/popup.html?tab=${tabId}`) });
   window.close();
 }

@@ -123,15 +123,15 @@ def service_worker(context):
 
 
 def host_request(context, message: dict, timeout_ms: int = 5000) -> dict:
-    """A request through the extension's own API: globalThis.whiteboard.request in the worker."""
+    """A request through the extension's own API: globalThis.Whiteboard.worker.request in the worker."""
     return service_worker(context).evaluate(
-        "([m, t]) => globalThis.whiteboard.request(m, {timeoutMs: t})", [message, timeout_ms])
+        "([m, t]) => globalThis.Whiteboard.worker.request(m, {timeoutMs: t})", [message, timeout_ms])
 
 
 def wait_connected(context, timeout: float = 15.0) -> dict:
     deadline = time.monotonic() + timeout
     while True:
-        status = service_worker(context).evaluate("() => globalThis.whiteboard.status()")
+        status = service_worker(context).evaluate("() => globalThis.Whiteboard.worker.status()")
         if status["state"] == "connected":
             return status
         if time.monotonic() > deadline:

@@ -46,7 +46,7 @@ def results(chromium):
     out = {}
     for name in PAGES:
         page.set_content((harness.PAGES / f"{name}.html").read_text(encoding="utf-8"), wait_until="domcontentloaded")
-        page.evaluate("() => { window.Whiteboard = {}; window.whiteboardSites = {siteFor: () => null}; }")
+        page.evaluate("() => { window.Whiteboard = {sites: {siteFor: () => null}}; }")
         for script in SCRIPTS:
             page.add_script_tag(content=(CHAT / script).read_text())
         out[name] = page.evaluate("""(site) => {

@@ -1,7 +1,9 @@
 """One error model: every failure the host reports is a WhiteboardError with a code.
 
 Library errors are translated to these at the edge (the action or the server loop);
-messages are written for a person and never carry session content.
+messages are written for a person and never carry session content. Where the extension
+must branch on a failure, the error also has a machine-readable `reason` (REASONS): the
+UI reads that, never the message.
 """
 
 from __future__ import annotations
@@ -11,13 +13,17 @@ from typing import ClassVar
 
 class WhiteboardError(Exception):
     code: ClassVar[str] = "internal"
+    reason: str | None = None  # one of REASONS, set by the subclasses the UI tells apart
 
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
 
     def to_wire(self) -> dict:
-        return {"code": self.code, "message": self.message}
+        wire = {"code": self.code, "message": self.message}
+        if self.reason:
+            wire["reason"] = self.reason
+        return wire
 
 
 class BadJson(WhiteboardError):
@@ -51,6 +57,10 @@ class Unavailable(WhiteboardError):
 class Internal(WhiteboardError):
     code = "internal"
 
+
+# error.reason values (docs/protocol.md, "Error codes"): no_model = no model is configured;
+# model_unavailable = the configured model could not answer (unreachable, refused, garbage).
+REASONS = ("no_model", "model_unavailable")
 
 ERROR_CODES = tuple(
     cls.code
