@@ -2,7 +2,7 @@
 // opens that site's start URL (shared/sites.js) in a new tab and keeps the note for that
 // tab only, in chrome.storage.session (memory only, never written to disk), until the new
 // page's content script takes it into its composer. Nothing is sent: the user reads and sends.
-// Also "open-options" for the in-page panel (content scripts cannot open it themselves).
+// Also KIND.openOptions for the in-page panel (content scripts cannot open it themselves).
 import { senderKind } from "./router.js";
 
 const { SITES } = globalThis.Whiteboard.sites;

@@ -22,7 +22,7 @@ function say(text, isError = false) {
   $("status").className = isError ? "error" : "";
 }
 
-function when(seconds) {
+function monthOf(seconds) {
   const d = new Date(seconds * 1000);
   return `${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
 }
@@ -31,7 +31,7 @@ function row(memory) {
   const item = $("row").content.firstElementChild.cloneNode(true);
   const q = (sel) => item.querySelector(sel);
   q(".type").textContent = memory.type;
-  q(".when").textContent = when(memory.updated_at);
+  q(".when").textContent = monthOf(memory.updated_at);
   q(".site").textContent = memory.site ? `from ${memory.site}` : "";
   q(".used").textContent = memory.usage_count ? `used ${memory.usage_count}×` : "";
   q(".text").textContent = memory.text;
@@ -52,7 +52,7 @@ function row(memory) {
     const list = q(".history");
     list.replaceChildren(...(full.old_texts.length ? full.old_texts : [null]).map((old) => {
       const li = document.createElement("li");
-      li.textContent = old ? `${old.text} (until ${when(old.replaced_at)})` : "No earlier texts.";
+      li.textContent = old ? `${old.text} (until ${monthOf(old.replaced_at)})` : "No earlier texts.";
       return li;
     }));
     list.hidden = !list.hidden;
