@@ -26,11 +26,15 @@ PAGES = Path(__file__).resolve().parent / "pages"
 SIMULATOR = ROOT / "host" / "whiteboard" / "demo" / "simulator.js"
 CHROMIUM = os.environ.get("WHITEBOARD_CHROMIUM", "/usr/bin/chromium")
 SITE_URLS = {"chatgpt": "https://chatgpt.com/c/{name}", "claude": "https://claude.ai/chat/{name}"}
-CHROMIUM_ARGS = [
-    f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}", "--no-sandbox",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--no-default-browser-check",
-]
+
+
+def chromium_args(extension: Path = EXTENSION) -> list[str]:
+    return [f"--disable-extensions-except={extension}", f"--load-extension={extension}", "--no-sandbox",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-first-run", "--no-default-browser-check"]
+
+
+CHROMIUM_ARGS = chromium_args()
 
 
 def chromium_path() -> str:
@@ -57,10 +61,11 @@ def prepare_profile(root: Path, register: bool = True) -> tuple[Path, dict[str, 
     return profile, env
 
 
-def launch(playwright, root: Path, headless: bool = True, register: bool = True):
+def launch(playwright, root: Path, headless: bool = True, register: bool = True, extension: Path = EXTENSION):
+    """Chromium with `extension` (the real one unless a test built a variant: test_new_site.py)."""
     profile, env = prepare_profile(root, register)
     context = playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=chromium_path(), headless=headless, args=CHROMIUM_ARGS, env=env,
+        str(profile), executable_path=chromium_path(), headless=headless, args=chromium_args(extension), env=env,
         viewport={"width": 1280, "height": 860})
     install_routes(context)
     return context

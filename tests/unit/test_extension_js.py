@@ -12,7 +12,7 @@ ESLINT = ROOT / "tools" / "eslint" / "node_modules" / ".bin" / "eslint"
 
 
 def run(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
 
 
 def node() -> str:
