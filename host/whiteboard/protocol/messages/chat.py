@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field, ValidationInfo, field_validator
 from .base import Reply, Request
 from .core import MAX_CONTENT_CHARS, Role, SessionKey
 
-# The site ids of protocol 1 ("chatgpt", "claude"), accepted in place of the host name
-# until the next release; nothing else in the host depends on them.
+# The site ids chat.* carried before host names ("chatgpt", "claude"): accepted in place
+# of the host name until the next release, so the previous extension keeps working.
 LEGACY_SITE_IDS = frozenset({"chatgpt", "claude"})
 PartKind = Literal["selection", "background", "memory"]
 Content = Annotated[str, Field(max_length=MAX_CONTENT_CHARS)]
