@@ -1,6 +1,6 @@
 // ESLint flat config for the extension's JavaScript and the JS tooling and tests.
 // Run from the repository root (tests/run.sh and .ci/run do):
-//   tools/eslint/node_modules/.bin/eslint -c tools/eslint/eslint.config.mjs
+//   tools/eslint/node_modules/.bin/eslint -c tools/eslint/eslint.config.mjs extension tools tests/js tests/e2e/example_site
 import js from "@eslint/js";
 import globals from "globals";
 
@@ -18,10 +18,11 @@ const MODULES = ["extension/background/**/*.js", "extension/popup/*.js", "extens
                  "extension/memory/mirror.js", "extension/memory/opt-in.js"];
 
 export default [
-  { ignores: ["**/node_modules/**"] },
+  { ignores: ["**/node_modules/**", "tests/e2e/example_site/site-entry.js"] }, // a fragment of the sites table
   js.configs.recommended,
   {
-    files: ["extension/**/*.js"],
+    // ... and the test-only example site's adapter and selectors (tests/e2e/example_site).
+    files: ["extension/**/*.js", "tests/e2e/example_site/example-chat*.js"],
     languageOptions: {
       ecmaVersion: 2024,
       sourceType: "script", // content scripts and the shared files are classic scripts
