@@ -32,10 +32,10 @@ test("failure is the host's error shape, with a reason only when given", () => {
                    { ok: false, error: { code: "unavailable", message: "no model", reason: "no_model" } });
 });
 
-test("the error reasons are the ones the host documents", () => {
+test("the extension branches only on reasons the host lists and documents", () => {
   const errors = readFileSync(join(ROOT, "host/whiteboard/protocol/errors.py"), "utf8");
   const hostReasons = [...errors.match(/^REASONS = \(([^)]*)\)/m)[1].matchAll(/"([a-z_]+)"/g)].map((m) => m[1]);
-  assert.deepEqual(Object.values(wire.REASON).sort(), hostReasons.sort());
+  for (const reason of Object.values(wire.REASON)) assert.ok(hostReasons.includes(reason), `host REASONS has ${reason}`);
   const protocol = readFileSync(join(ROOT, "docs/protocol.md"), "utf8");
   for (const reason of hostReasons) assert.match(protocol, new RegExp(`\`${reason}\``), `docs/protocol.md names ${reason}`);
 });

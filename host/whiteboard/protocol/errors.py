@@ -13,11 +13,14 @@ from typing import ClassVar
 
 class WhiteboardError(Exception):
     code: ClassVar[str] = "internal"
-    reason: str | None = None  # one of REASONS, set by the subclasses the UI tells apart
+    # One of REASONS where the UI must branch: set by a subclass (NoModel) or per raise.
+    reason: str | None = None
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, reason: str | None = None):
         super().__init__(message)
         self.message = message
+        if reason is not None:
+            self.reason = reason
 
     def to_wire(self) -> dict:
         wire = {"code": self.code, "message": self.message}
