@@ -6,7 +6,7 @@
 const section = document.getElementById("model");
 const TEST_TIMEOUT_MS = 60000; // a local model may load on its first request
 
-const { KIND } = globalThis.Whiteboard.wire;
+const { KIND, REASON } = globalThis.Whiteboard.wire;
 const host = (message, timeoutMs = 5000) => chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs });
 
 function element(tag, props = {}, ...children) {
@@ -66,11 +66,21 @@ ui.preset.addEventListener("change", () => {
   ui.model.value = chosen.default_model;
 });
 
+// The host refuses http:// to another computer unless the user allows it (docs/models.md).
+function confirmInsecure(url) {
+  return confirm(`${url} is http:// to another computer: the API key and every prompt would cross the network ` +
+                 "unencrypted, readable by anyone on the way.\n\nUse it anyway? Only on a network you trust; " +
+                 "https:// is safe.");
+}
+
 async function save(extra = {}) {
   const message = { type: "llm.settings.set", preset: ui.preset.value, base_url: ui.baseUrl.value.trim(),
                     model: ui.model.value.trim(), ...extra };
   if (ui.apiKey.value.trim()) message.api_key = ui.apiKey.value.trim();
-  const reply = await host(message);
+  let reply = await host(message);
+  if (!reply.ok && reply.error.reason === REASON.insecureUrl && confirmInsecure(message.base_url)) {
+    reply = await host({ ...message, allow_insecure: true });
+  }
   if (!reply.ok) {
     setStatus(`Not saved: ${reply.error.message}`, true); // the fields keep what was typed
     return;

@@ -58,6 +58,9 @@
   const REASON = Object.freeze({
     noModel: "no_model", // no model is configured
     modelUnavailable: "model_unavailable", // the configured model could not answer
+    replyTooLarge: "reply_too_large", // the model's reply passed the host's cap
+    insecureUrl: "insecure_url", // a model URL with http:// to another computer, not consented to
+    busy: "busy", // the host's worker pool is full: retry later
   });
 
   W.wire = Object.freeze({ failure, tabKey, parseKey, STORAGE, KIND, STREAM_PORT, REASON });

@@ -77,6 +77,42 @@ def test_a_bad_base_url_is_refused_and_nothing_is_lost(browser, fake):
     page.close()
 
 
+INSECURE_URL = "http://192.168.1.5:11434/v1"
+
+
+def test_http_to_another_computer_asks_before_it_is_saved(browser, fake):
+    assert browser.request({"type": "llm.settings.set", "base_url": fake.base_url, "model": "fake-model"})["ok"]
+    page = open_options(browser)
+    asked: list[str] = []
+
+    def answer(accept: bool):
+        def on_dialog(dialog) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+        return on_dialog
+
+    page.select_option("#model-preset", "custom")
+    page.fill("#model-base-url", INSECURE_URL)
+    page.fill("#model-name", "fake-model")
+    page.once("dialog", answer(False))
+    page.click("#model-save")
+    wait_for(lambda: status(page).startswith("Not saved:"), what="the refusal")
+    assert len(asked) == 1 and INSECURE_URL in asked[0] and "unencrypted" in asked[0]
+    assert browser.request({"type": "llm.settings.get"})["base_url"] == fake.base_url
+
+    page.once("dialog", answer(True))
+    page.click("#model-save")
+    wait_for(lambda: status(page) == "Saved.", what="the save after consent")
+    assert len(asked) == 2
+    assert browser.request({"type": "llm.settings.get"})["base_url"] == INSECURE_URL
+    page.fill("#model-base-url", fake.base_url)  # loopback: saved without a question
+    page.click("#model-save")
+    wait_for(lambda: browser.request({"type": "llm.settings.get"})["base_url"] == fake.base_url,
+             what="the loopback save")
+    assert len(asked) == 2 and status(page) == "Saved."
+    page.close()
+
+
 def test_a_preset_fills_its_defaults_and_the_key_can_be_forgotten(browser, fake):
     assert browser.request({"type": "llm.settings.set", "base_url": fake.base_url, "api_key": KEY})["ok"]
     page = open_options(browser)

@@ -234,3 +234,35 @@ def test_a_runtime_dir_too_long_for_a_socket_falls_back_to_the_temp_dir(short_tm
         client = Client(path)
         assert client.request(1, "ping")["ok"]
         client.close()
+
+
+@pytest.mark.parametrize("body,code", [
+    (b'{"id": ' + b"9" * 5000 + b', "type": "ping"}', "bad_json"),
+    (b'{"id": 1, "type": "vbrief.export", "key": "' + KEY.encode() + b'", "x": ' + b"9" * 5000 + b"}", "bad_json"),
+    (json.dumps({"id": "i" * 60_000, "type": "ping"}).encode(), "bad_request"),
+    (b"", "bad_json"),
+])
+def test_hostile_frames_get_typed_errors_and_the_connection_goes_on(running, body, code):
+    host, _, path = running
+    client = Client(path)
+    try:
+        client.send_raw(body)
+        got = client.recv()
+        assert got["id"] is None and got["error"]["code"] == code
+        assert client.request(2, "ping")["ok"]
+    finally:
+        client.close()
+    assert host.request("ping")["ok"]
+
+
+def test_a_header_past_64_mib_is_answered_then_the_connection_closed(running):
+    host, _, path = running
+    client = Client(path)
+    try:
+        client.sock.sendall(struct.pack("<I", 200 * 1024 * 1024) + b"{")
+        got = client.recv()
+        assert got["id"] is None and got["error"]["code"] == "too_large"
+        assert client.file.read(1) == b""  # closed: such a stream is not a client of ours
+    finally:
+        client.close()
+    assert host.request("ping")["ok"]

@@ -3,10 +3,12 @@
 import json
 import os
 import shutil
+import socket
 import stat
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -121,3 +123,23 @@ def test_several_hosts(root):
         first = json.loads(picked.stdout)["sessionSnapshot"]["observations"][0]
         assert first["input"] == "other browser"
         assert whiteboard(env, "export", "--pid", "1").returncode == 1
+
+
+def test_idle_connections_do_not_hide_the_host(root):
+    env = isolated_env(root / "env")
+    with started(env) as host:
+        path = socket_of(host, env)
+        idle = []
+        for _ in range(8):  # more than the socket serves at once; none sends a byte
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            conn.connect(str(path))
+            idle.append(conn)
+        try:
+            start = time.monotonic()
+            listed = whiteboard(env, "export", timeout=30)
+            assert listed.returncode == 0, listed.stderr
+            assert KEY in listed.stdout and time.monotonic() - start < 10
+        finally:
+            for conn in idle:
+                conn.close()
+        assert host.request("ping")["ok"]

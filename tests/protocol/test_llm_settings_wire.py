@@ -2,14 +2,16 @@
 anywhere: replies, events, stderr, or any file under the host's HOME/XDG/TMP dirs."""
 
 import base64
+import ipaddress
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from support.fake_openai import fail, fake_openai, reply  # noqa: F401
+from support.fake_openai import FakeOpenAI, fail, fake_openai, reply  # noqa: F401
 from support.host import HostProcess, isolated_env
 
 API_KEY = "sk-proj-NEVER-LEAK-0123456789abcdefghijklmnopqrstuv"
@@ -130,3 +132,52 @@ def test_a_running_host_sees_settings_changed_by_the_cli(env, fake_openai):
         got = host.request("llm.settings.get")
         assert got["configured"] and got["model"] == "cli-model"
         assert host.request("llm.test")["ok"]
+
+
+def this_machines_other_address() -> str | None:
+    """A non-loopback address of this machine: a stand-in for another computer on the network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks a route
+        except OSError:
+            return None
+        address = probe.getsockname()[0]
+    return None if ipaddress.ip_address(address).is_loopback else address
+
+
+@pytest.fixture
+def remote_fake():
+    address = this_machines_other_address()
+    if address is None:
+        pytest.skip("this machine has no non-loopback address")
+    with FakeOpenAI(host=address) as fake:
+        yield fake
+
+
+def test_http_to_another_computer_is_refused_until_the_user_allows_it(env, remote_fake):
+    with HostProcess(env=env) as host:
+        host.request("llm.settings.set", preset="ollama")
+        before = host.request("llm.settings.get")
+        refused = host.request("llm.settings.set", base_url=remote_fake.base_url, model="fake-model", api_key=API_KEY)
+        assert refused["error"]["code"] == "bad_request" and refused["error"]["reason"] == "insecure_url"
+        assert API_KEY not in str(refused)
+        assert host.request("llm.settings.get")["base_url"] == before["base_url"]
+        allowed = host.request("llm.settings.set", base_url=remote_fake.base_url, model="fake-model",
+                               api_key=API_KEY, allow_insecure=True)
+        assert allowed["ok"] and allowed["base_url"] == remote_fake.base_url
+        assert host.request("llm.test")["ok"]
+    assert remote_fake.chat_requests()[0].headers["authorization"] == f"Bearer {API_KEY}"
+
+
+def test_an_insecure_url_from_the_environment_sends_nothing(tmp_path, remote_fake):
+    settings = dict(WHITEBOARD_LLM_BASE_URL=remote_fake.base_url, WHITEBOARD_LLM_MODEL="fake-model",
+                    WHITEBOARD_LLM_API_KEY=API_KEY)
+    with HostProcess(env=isolated_env(tmp_path / "a", **settings)) as host:
+        shown = host.request("llm.settings.get")
+        refused = host.request("llm.test")
+    assert shown["ok"] and shown["base_url"] == remote_fake.base_url
+    assert refused["error"]["code"] == "unavailable" and refused["error"]["reason"] == "insecure_url"
+    assert remote_fake.requests == []
+    with HostProcess(env=isolated_env(tmp_path / "b", WHITEBOARD_LLM_ALLOW_INSECURE="1", **settings)) as host:
+        assert host.request("llm.test")["ok"]
+    assert len(remote_fake.chat_requests()) == 1

@@ -9,6 +9,7 @@ embeddings of `embedding_dim` dimensions (similar texts get similar vectors).
 
     fake.script(fail(500), reply("Hello there", chunk_delay=0.05))
     fake.script(garbage(b"not json"), path="/v1/embeddings")
+    fake.script(flood(100_000_000))  # 100 MB of one line, never buffered whole
 
 Usage from a test module: `from support.fake_openai import fake_openai  # noqa: F401`
 (a pytest fixture), or `with FakeOpenAI() as fake: ...`. As a process (e.g. for a demo
@@ -48,6 +49,7 @@ class Step:
     cut_after: int | None = None  # close the connection after this many chunks, mid-body
     end_without_done: bool = False  # end the body cleanly without finish_reason or [DONE]
     body: bytes | None = None  # raw body instead of a well-formed reply (garbage)
+    flood: int | None = None  # stream this many bytes of one event line that never ends (no newline)
     content_type: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     times: int = 1
@@ -65,6 +67,11 @@ def fail(status: int = 500, times: int = 1, retry_after: float | None = None) ->
 
 def garbage(body: bytes, content_type: str = "text/event-stream", status: int = 200) -> Step:
     return Step(body=body, content_type=content_type, status=status)
+
+
+def flood(size: int) -> Step:
+    """An SSE body of `size` bytes without a single newline, generated as it is sent."""
+    return Step(flood=size)
 
 
 def hang(seconds: float) -> Step:
@@ -102,7 +109,7 @@ def hashed_embedding(text: str, dim: int) -> list[float]:
 
 
 class FakeOpenAI:
-    def __init__(self, model: str = "fake-model", embedding_dim: int = 64):
+    def __init__(self, model: str = "fake-model", embedding_dim: int = 64, host: str = "127.0.0.1"):
         self.model = model
         self.embedding_dim = embedding_dim
         self.chat_answer: str | Callable[[dict], str] = "This is the fake model's answer."
@@ -111,7 +118,9 @@ class FakeOpenAI:
         self._scripts: dict[str, list[Step]] = {}
         self._lock = threading.Lock()
         self.closing = threading.Event()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        # host: another of this machine's addresses stands in for "another computer" (not loopback).
+        self.host = host
+        self._server = ThreadingHTTPServer((host, 0), _handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
                                         name="fake-openai", daemon=True)
@@ -122,7 +131,7 @@ class FakeOpenAI:
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        return f"http://{self.host}:{self.port}/v1"
 
     def start(self) -> "FakeOpenAI":
         self._thread.start()
@@ -185,6 +194,8 @@ def _handler_for(fake: FakeOpenAI):
                     return
                 if fake.require_api_key and self.headers.get("Authorization") != f"Bearer {fake.require_api_key}":
                     self._json(401, {"error": {"message": "Incorrect API key provided", "code": "invalid_api_key"}})
+                elif step.flood is not None:
+                    self._flood(step.flood)
                 elif step.body is not None:
                     self._raw(step.status, step.body, step.content_type or "application/json", step.headers)
                 elif self.path == CHAT_PATH:
@@ -228,6 +239,19 @@ def _handler_for(fake: FakeOpenAI):
             if not step.end_without_done:
                 self._event(_chunk(model, {}, "stop"))
                 self._chunked(b"data: [DONE]\n\n")
+            self._chunked(b"")
+
+        def _flood(self, size: int) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self._chunked(b"data: ")
+            piece = b"x" * 65536
+            for _ in range(size // len(piece)):
+                if fake.closing.is_set():
+                    return
+                self._chunked(piece)
             self._chunked(b"")
 
         def _embeddings(self, body: dict) -> None:

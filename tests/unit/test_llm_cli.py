@@ -11,7 +11,8 @@ KEY = "sk-cli-test-KEY-1234567890abcdef"
 
 @pytest.fixture
 def run(tmp_path, monkeypatch):
-    for var in ("WHITEBOARD_LLM_BASE_URL", "WHITEBOARD_LLM_MODEL", "WHITEBOARD_LLM_API_KEY"):
+    for var in ("WHITEBOARD_LLM_BASE_URL", "WHITEBOARD_LLM_MODEL", "WHITEBOARD_LLM_API_KEY",
+                "WHITEBOARD_LLM_ALLOW_INSECURE"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "cfg"))
     runner = CliRunner()
@@ -81,3 +82,13 @@ def test_presets_are_listed(run):
     out = run("presets").output
     for name in ("openai", "xai", "gemini", "ollama", "lmstudio", "custom"):
         assert name in out
+
+
+def test_http_to_another_computer_needs_allow_insecure(run):
+    run("set", "--preset", "ollama")
+    refused = run("set", "--base-url", "http://192.168.1.5:11434/v1")
+    assert refused.exit_code != 0 and "--allow-insecure" in refused.output and "unencrypted" in refused.output
+    assert "http://localhost:11434/v1" in run("show").output
+    allowed = run("set", "--base-url", "http://192.168.1.5:11434/v1", "--allow-insecure")
+    assert allowed.exit_code == 0, allowed.output
+    assert "http://192.168.1.5:11434/v1" in run("show").output

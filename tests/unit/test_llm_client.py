@@ -5,12 +5,12 @@ import socket
 import threading
 import time
 
+import psutil
 import pytest
-
-from support.fake_openai import cut, fail, fake_openai, garbage, hang, reply  # noqa: F401
-from whiteboard.llm.client import ChatClient
+from support.fake_openai import cut, fail, fake_openai, flood, garbage, hang, reply  # noqa: F401
+from whiteboard.llm.client import MAX_REPLY_BYTES, ChatClient
 from whiteboard.llm.endpoint import Endpoint, Timeouts
-from whiteboard.llm.errors import Cancelled, ModelUnavailable
+from whiteboard.llm.errors import Cancelled, ModelUnavailable, ReplyTooLarge
 
 KEY = "sk-test-KEY-0123456789abcdef"
 PROMPT = [{"role": "user", "content": "PROMPT-MARKER-7781 what is up?"}]
@@ -216,3 +216,29 @@ def test_events_without_blank_lines_between_them(fake_openai):
             b'data: {"choices": [{"delta": {"content": "B"}, "finish_reason": "stop"}]}\n')
     fake_openai.script(garbage(body))
     assert "".join(client(fake_openai).stream(PROMPT)) == "AB"
+
+
+def test_a_stream_line_that_never_ends_is_capped(fake_openai):
+    """Issue 12 item 5: 100 MB of SSE without a newline once held 385 MB; the partial line counts too."""
+    fake_openai.script(flood(100_000_000))
+    process = psutil.Process()
+    baseline = process.memory_info().rss
+    peak = baseline
+    failure: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            list(client(fake_openai, timeouts=Timeouts(connect=2, read=10, total=60)).stream(PROMPT))
+        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    while worker.is_alive():
+        peak = max(peak, process.memory_info().rss)
+        worker.join(0.01)
+    [exc] = failure
+    assert isinstance(exc, ReplyTooLarge) and exc.to_wire()["reason"] == "reply_too_large"
+    assert exc.code == "unavailable" and f"{MAX_REPLY_BYTES}" in str(exc)
+    assert_clean(exc)
+    assert peak - baseline < 64 * 1024 * 1024

@@ -5,6 +5,7 @@ import stat
 
 import pytest
 
+from whiteboard.llm.errors import InsecureUrl, InsecureUrlInForce
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.presets import PRESETS
 from whiteboard.llm.settings import SettingsStore, resolve
@@ -35,7 +36,7 @@ def test_a_preset_fills_in_url_and_model_and_a_custom_url_makes_it_custom(tmp_pa
     assert (s.base_url, s.model) == (PRESETS["ollama"].base_url, "llama3.2")
     s = store.update(model="qwen2.5:7b")
     assert (s.preset, s.model) == ("ollama", "qwen2.5:7b")
-    s = store.update(base_url="http://192.168.1.5:11434/v1/")
+    s = store.update(base_url="http://192.168.1.5:11434/v1/", allow_insecure=True)
     assert (s.preset, s.base_url) == ("custom", "http://192.168.1.5:11434/v1")
     assert {"openai", "xai", "gemini", "ollama", "lmstudio", "custom"} <= set(PRESETS)
 
@@ -170,3 +171,59 @@ def test_a_broken_key_file_is_reported_when_saving_a_key(tmp_path):
         store.update(preset="openai", api_key=KEY)
     assert str(store.key_path) in err.value.message and "not saved" in err.value.message
     assert not store.path.exists() and store.key_path.read_bytes() == b"short"
+
+
+INSECURE = ["http://192.168.1.5:11434/v1", "http://api.example.org/v1", "http://10.0.0.2/v1", "http://[fe80::1]:8080/v1",
+            "http://127.0.0.1.example.org/v1", "http://localhost.example.org/v1", "http://0.0.0.0:11434/v1"]
+LOOPBACK = ["http://localhost:11434/v1", "http://LOCALHOST:1234/v1", "http://127.0.0.1:1234/v1",
+            "http://127.8.9.10/v1", "http://[::1]:8080/v1", "https://api.example.org/v1", "https://192.168.1.5/v1"]
+
+
+@pytest.mark.parametrize("url", INSECURE)
+def test_http_to_another_computer_is_refused_without_consent(tmp_path, url):
+    store = SettingsStore(tmp_path)
+    store.update(preset="openai", api_key=KEY)
+    before = store.path.read_bytes()
+    with pytest.raises(InsecureUrl) as err:
+        store.update(base_url=url)
+    assert err.value.code == "bad_request" and err.value.to_wire()["reason"] == "insecure_url"
+    assert "--allow-insecure" in err.value.message and "unencrypted" in err.value.message
+    assert store.path.read_bytes() == before
+    saved = store.update(base_url=url, allow_insecure=True)
+    assert saved.allow_insecure and resolve(store, env={}).endpoint().base_url == url
+
+
+@pytest.mark.parametrize("url", LOOPBACK)
+def test_loopback_and_https_need_no_consent(tmp_path, url):
+    store = SettingsStore(tmp_path)
+    assert store.update(base_url=url, model="m").allow_insecure is False
+    assert resolve(store, env={}).endpoint().base_url == url.rstrip("/")
+
+
+def test_consent_belongs_to_the_url_it_was_given_with(tmp_path):
+    store = SettingsStore(tmp_path)
+    store.update(base_url="http://192.168.1.5/v1", model="m", allow_insecure=True)
+    assert store.update(model="other").allow_insecure  # other fields keep it
+    with pytest.raises(InsecureUrl):
+        store.update(base_url="http://192.168.1.6/v1")
+    assert store.update(preset="ollama").allow_insecure is False
+
+
+def test_an_insecure_url_in_force_sends_nothing(tmp_path):
+    """A hand-edited settings file, or the environment without WHITEBOARD_LLM_ALLOW_INSECURE=1:
+    the settings still show, but no request is built."""
+    store = SettingsStore(tmp_path)
+    store.update(preset="openai", api_key=KEY)
+    edited = json.loads(store.path.read_text())
+    store.path.write_text(json.dumps({**edited, "base_url": "http://api.example.org/v1"}))
+    r = resolve(store, env={})
+    assert r.configured and r.base_url == "http://api.example.org/v1"
+    with pytest.raises(InsecureUrlInForce) as err:
+        ModelLayer(store, env={}).client()
+    assert err.value.code == "unavailable" and err.value.to_wire()["reason"] == "insecure_url"
+    assert KEY not in err.value.message
+    env = {"WHITEBOARD_LLM_BASE_URL": "http://10.1.2.3:8000/v1"}
+    with pytest.raises(InsecureUrlInForce):
+        resolve(SettingsStore(tmp_path / "fresh"), env=env).endpoint()
+    allowed = resolve(SettingsStore(tmp_path / "fresh"), env={**env, "WHITEBOARD_LLM_ALLOW_INSECURE": "1"})
+    assert allowed.endpoint().base_url == "http://10.1.2.3:8000/v1"

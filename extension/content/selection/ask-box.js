@@ -9,7 +9,9 @@
   if (W.askBox) return;
   const { el } = W.ui;
   const SILENCE_MS = 90000; // longer than the host's own 60 s limit on a silent model
-  const MODEL_REASONS = [W.wire.REASON.noModel, W.wire.REASON.modelUnavailable];
+  // Failures the model settings can fix: the box offers Options → Model.
+  const { noModel, modelUnavailable, replyTooLarge, insecureUrl } = W.wire.REASON;
+  const MODEL_REASONS = [noModel, modelUnavailable, replyTooLarge, insecureUrl];
 
   const CSS = `
     .ask-box { display: flex; flex-direction: column; gap: 6px; padding: 8px 12px; border-bottom: 1px solid #e5e7eb; flex: none; }

@@ -1,8 +1,10 @@
 """One module per family of actions; each registers its handlers with @action.
 
 A handler takes (request, RequestContext) and returns the request's Reply model or
-raises a WhiteboardError. `blocking=True` runs it on its own thread (network, disk,
-model calls) so the reader keeps serving; everything else runs inline, in order.
+raises a WhiteboardError. `blocking=True` (network, disk, model calls) runs it on the
+bounded worker pool (server/pool.py) so the reader keeps serving; everything else runs
+inline, in order. Start-up refuses a message without a
+handler and a handler without a message.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ HANDLERS: dict[str, Action] = {}
 
 
 def action(request_model: type[Request], *, blocking: bool = False):
-    type_name = request_model.model_fields["type"].annotation.__args__[0]
+    type_name = request_model.message_type()
     if type_name not in REQUESTS:
         raise RuntimeError(f"{type_name!r} has no entry in protocol.messages.REQUESTS")
 

@@ -38,7 +38,7 @@ def llm_settings_set(req: LlmSettingsSet, ctx) -> LlmSettingsReply:
     layer = ctx.app.llm
     layer.store.update(preset=req.preset, base_url=req.base_url, model=req.model, api_key=req.api_key,
                        clear_api_key=req.clear_api_key, read_timeout=req.read_timeout,
-                       total_timeout=req.total_timeout)
+                       total_timeout=req.total_timeout, allow_insecure=req.allow_insecure)
     layer.invalidate()
     return settings_reply(layer.settings())
 

@@ -1,7 +1,7 @@
 """memory.* and site.settings: the long-term memory service seen from the wire.
 
 Every handler touching the vault (disk, decryption, maybe a model) runs blocking=True,
-on its own thread, so the reader keeps serving sessions meanwhile.
+on the worker pool, so the reader keeps serving sessions meanwhile.
 """
 
 from __future__ import annotations

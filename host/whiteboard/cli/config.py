@@ -59,15 +59,18 @@ def show() -> None:
               help="Longest silence from the model, in seconds (default 60).")
 @click.option("--total-timeout", type=click.FloatRange(0, 3600, min_open=True),
               help="Longest whole request, in seconds (default 180).")
-def set_(preset, base_url, model, ask_key, clear_api_key, read_timeout, total_timeout) -> None:
+@click.option("--allow-insecure", is_flag=True,
+              help="Allow an http:// base URL to another computer: the API key and prompts go unencrypted.")
+def set_(preset, base_url, model, ask_key, clear_api_key, read_timeout, total_timeout, allow_insecure) -> None:
     """Change the stored model settings."""
-    if not any([preset, base_url, model, ask_key, clear_api_key, read_timeout, total_timeout]):
+    if not any([preset, base_url, model, ask_key, clear_api_key, read_timeout, total_timeout, allow_insecure]):
         raise click.UsageError("give at least one setting to change (see --help)")
     api_key = _read_api_key() if ask_key else None
     store = SettingsStore()
     try:
         saved = store.update(preset=preset, base_url=base_url, model=model, api_key=api_key,
-                             clear_api_key=clear_api_key, read_timeout=read_timeout, total_timeout=total_timeout)
+                             clear_api_key=clear_api_key, read_timeout=read_timeout, total_timeout=total_timeout,
+                             allow_insecure=allow_insecure)
     except WhiteboardError as exc:
         raise click.ClickException(exc.message) from None
     click.echo(f"Saved to {store.path}.")

@@ -12,6 +12,7 @@ never the API key, the prompt or the endpoint's reply body.
 from __future__ import annotations
 
 import random
+import re
 import socket
 import ssl
 import threading
@@ -21,10 +22,11 @@ from typing import Iterator
 import httpx
 
 from .endpoint import Endpoint, Timeouts
-from .errors import Cancelled, ModelUnavailable
+from .errors import Cancelled, ModelUnavailable, ReplyTooLarge
 from .sse import DONE, StreamState, chunk_text, completion_text, sse_data
 
-MAX_REPLY_BYTES = 8 * 1024 * 1024
+MAX_REPLY_BYTES = 8 * 1024 * 1024  # the whole reply, a line not ended yet included
+_LINE_END = re.compile(r"\r\n|\r|\n")
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _tls_lock = threading.Lock()
 _tls_context: ssl.SSLContext | None = None
@@ -174,17 +176,30 @@ class ChatClient:
             raise ModelUnavailable(f"the model endpoint at {origin} sent no readable answer")
 
     def _lines(self, response: httpx.Response) -> Iterator[str]:
-        for line in response.iter_lines():
+        """The body's lines, the cap checked per chunk read: httpx's iter_lines would buffer a
+        line that never ends (100 MB without a newline) before any check could run."""
+        pending: list[str] = []  # the line not ended yet
+        for chunk in response.iter_text():
             if response.num_bytes_downloaded > MAX_REPLY_BYTES:
-                raise ModelUnavailable(f"the model endpoint's reply passed {MAX_REPLY_BYTES} bytes")
-            yield line
+                raise ReplyTooLarge(MAX_REPLY_BYTES)
+            pending.append(chunk)
+            if "\n" not in chunk and "\r" not in chunk:
+                continue
+            text = "".join(pending)
+            held = "\r" if text.endswith("\r") else ""  # its "\n" may come in the next chunk
+            *lines, rest = _LINE_END.split(text[:-1] if held else text)
+            yield from lines
+            pending = [rest + held]
+        text = "".join(pending)
+        if text:
+            yield from _LINE_END.split(text.removesuffix("\n").removesuffix("\r"))
 
     def _json_answer(self, response: httpx.Response) -> str:
         body = b""
         for chunk in response.iter_bytes():
             body += chunk
             if len(body) > MAX_REPLY_BYTES:
-                raise ModelUnavailable(f"the model endpoint's reply passed {MAX_REPLY_BYTES} bytes")
+                raise ReplyTooLarge(MAX_REPLY_BYTES)
         origin = self.endpoint.origin
         try:
             text = completion_text(body)

@@ -3,7 +3,7 @@ a prompt, an answer or an endpoint's reply body (which may echo either)."""
 
 from __future__ import annotations
 
-from ..protocol.errors import Unavailable
+from ..protocol.errors import BadRequest, Unavailable
 
 CONFIGURE_HINT = ("configure one on the extension's options page (Model) "
                   "or with `whiteboard config set --preset ... --model ...`")
@@ -27,6 +27,25 @@ class ModelUnavailable(Unavailable):
     def __init__(self, message: str, partial: int = 0):
         super().__init__(message)
         self.partial = partial
+
+
+class ReplyTooLarge(ModelUnavailable):
+    """The endpoint's reply passed the cap, counting a line that has not ended yet."""
+    reason = "reply_too_large"
+
+    def __init__(self, cap: int, partial: int = 0):
+        super().__init__(f"the model endpoint's reply passed {cap} bytes", partial=partial)
+
+
+class InsecureUrl(BadRequest):
+    """A base URL with http:// to another computer, without the user's explicit consent:
+    the API key and every prompt would cross the network unencrypted (docs/models.md)."""
+    reason = "insecure_url"
+
+
+class InsecureUrlInForce(Unavailable):
+    """The same URL found in force (a hand-edited file, the environment): nothing is sent."""
+    reason = "insecure_url"
 
 
 class Cancelled(Exception):

@@ -71,9 +71,10 @@ def _chat_model_endpoint(api_key: str | None) -> tuple[str, str | None]:
         from ..llm.settings import SettingsStore, resolve
 
         resolved = resolve(SettingsStore())
+        base_url = resolved.endpoint().base_url  # refuses http:// to another computer without consent
     except Exception:  # noqa: BLE001 - no usable model settings: no embeddings either
         return "", api_key
-    return resolved.base_url, api_key or resolved.api_key
+    return base_url, api_key or resolved.api_key
 
 
 class Embedder:

@@ -1,7 +1,7 @@
 """From a frame's body to a validated request, or the error reply's id and error.
 
-Shared by the browser's pipe (server/loop.py) and the local control socket, so both
-reject the same bad input the same way (DESIGN §3).
+Used by the dispatch core (server/dispatch.py) for the browser's pipe and the control
+socket, so both reject the same bad input the same way (DESIGN §3).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Callable
 from .errors import BadRequest, WhiteboardError
 from .framing import decode_body
 from .messages import Request, parse_request
+from .request_id import ID_RULE, is_request_id
 
 
 class Rejected(Exception):
@@ -31,8 +32,8 @@ def read_request(body: bytes, admit: Callable[[dict], WhiteboardError | None] = 
     if not isinstance(raw, dict):
         raise Rejected(None, BadRequest("a message must be a JSON object"))
     request_id = raw.get("id")
-    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
-        raise Rejected(None, BadRequest("id: must be an integer or a string"))
+    if not is_request_id(request_id):
+        raise Rejected(None, BadRequest(ID_RULE))
     refusal = admit(raw)
     if refusal is not None:
         raise Rejected(request_id, refusal)

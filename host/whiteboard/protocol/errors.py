@@ -61,11 +61,16 @@ class Internal(WhiteboardError):
     code = "internal"
 
 
-# error.reason values (docs/protocol.md, "Error codes"): no_model = no model is configured;
-# model_unavailable = the configured model could not answer (unreachable, refused, garbage).
-REASONS = ("no_model", "model_unavailable")
+# error.reason values, documented in docs/protocol.md ("Reasons"): no_model, model_unavailable,
+# reply_too_large, insecure_url (the model layer, llm/errors.py) and busy (server/pool.py).
+REASONS = ("no_model", "model_unavailable", "reply_too_large", "insecure_url", "busy")
 
 ERROR_CODES = tuple(
     cls.code
     for cls in (BadJson, BadRequest, UnknownType, TooLarge, NotFound, Forbidden, Unavailable, Internal)
 )
+
+
+def error_reply(request_id, error: WhiteboardError) -> dict:
+    """The wire form of a failed request; request_id None when no usable id was read."""
+    return {"id": request_id, "ok": False, "error": error.to_wire()}

@@ -9,8 +9,10 @@ encoder, which is correct: length in native byte order, then the bytes.
 from __future__ import annotations
 
 import json
+import logging
 import struct
 import threading
+from collections.abc import Iterator
 from typing import BinaryIO
 
 import nativemessaging
@@ -22,6 +24,11 @@ MAX_OUTBOUND = 1024 * 1024  # Chrome closes the port on a larger host->browser m
 DEFAULT_INBOUND_CAP = 8 * 1024 * 1024
 HARD_INBOUND_CAP = 64 * 1024 * 1024  # Chrome's own browser->host maximum.
 MAX_JSON_DEPTH = 64
+# Longer integers are refused before int() runs: past 4,300 digits int() raises, and no
+# number JavaScript sends (its integers are exact only to 16 digits) comes near this.
+MAX_INT_DIGITS = 32
+
+log = logging.getLogger("whiteboard.framing")
 
 
 class ShortRead(EOFError):
@@ -77,6 +84,42 @@ def read_frame(stream: BinaryIO, cap: int = DEFAULT_INBOUND_CAP) -> bytes | None
     return read_exact(stream, length)
 
 
+def iter_frames(stream: BinaryIO, cap: int = DEFAULT_INBOUND_CAP) -> Iterator[bytes | TooLarge]:
+    """Frame bodies until EOF; a TooLarge in place of a frame longer than cap.
+
+    The TooLarge is yielded before its body is skipped, so its reply goes out at once. A
+    header past Chrome's own 64 MiB maximum ends the stream after its TooLarge: no browser
+    wrote it, and skipping gigabytes would hold the reader. A stream ending inside a
+    frame ends it too.
+    """
+    while True:
+        try:
+            first = stream.read(HEADER.size)
+            if not first:
+                return
+            header = first if len(first) == HEADER.size else first + read_exact(stream, HEADER.size - len(first))
+            (length,) = HEADER.unpack(header)
+            if length > HARD_INBOUND_CAP:
+                yield TooLarge(f"message of {length} bytes exceeds the {HARD_INBOUND_CAP}-byte limit of the "
+                               "browser; closing")
+                return
+            if length > cap:
+                yield TooLarge(str(OversizeFrame(length, cap)))
+                skip_exact(stream, length)
+                continue
+            body = read_exact(stream, length)
+        except ShortRead:
+            log.warning("input ended inside a frame; stopping")
+            return
+        yield body
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise BadJson(f"message has a number longer than {MAX_INT_DIGITS} digits")
+    return int(digits)
+
+
 def decode_body(body: bytes) -> object:
     """UTF-8 JSON -> Python value; BadJson for invalid UTF-8, invalid JSON or deep nesting."""
     try:
@@ -86,7 +129,7 @@ def decode_body(body: bytes) -> object:
     if _nesting_depth(text) > MAX_JSON_DEPTH:
         raise BadJson(f"message nests deeper than {MAX_JSON_DEPTH} levels")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise BadJson(f"message is not valid JSON ({exc.msg} at position {exc.pos})") from None
     except RecursionError:
@@ -117,28 +160,29 @@ def _nesting_depth(text: str) -> int:
     return deepest
 
 
-def encode_frame(message: dict) -> bytes:
-    """Header + JSON body via `nativemessaging`; TooLarge when over Chrome's 1 MiB limit.
+def encode_frame(message: dict, limit: int = MAX_OUTBOUND) -> bytes:
+    """Header + JSON body via `nativemessaging`; TooLarge when over limit (Chrome's 1 MiB).
 
     Its encoder escapes non-ASCII (ensure_ascii), so the body is pure ASCII and the
     byte count is the one Chrome sees.
     """
     encoded = nativemessaging.encode_message(message)
     body = encoded["content"]
-    if len(body) > MAX_OUTBOUND:
-        raise TooLarge(f"reply of {len(body)} bytes exceeds the {MAX_OUTBOUND}-byte limit")
+    if len(body) > limit:
+        raise TooLarge(f"reply of {len(body)} bytes exceeds the {limit}-byte limit")
     return encoded["length"] + body
 
 
 class FrameWriter:
-    """The single writer to stdout: whole frames under one lock, flushed each time."""
+    """The single writer to a channel: whole frames under one lock, flushed each time."""
 
-    def __init__(self, stream: BinaryIO):
+    def __init__(self, stream: BinaryIO, limit: int = MAX_OUTBOUND):
         self._stream = stream
+        self._limit = limit
         self._lock = threading.Lock()
 
     def write(self, message: dict) -> None:
-        frame = encode_frame(message)
+        frame = encode_frame(message, self._limit)
         with self._lock:
             self._stream.write(frame)
             self._stream.flush()

@@ -1,1 +1,2 @@
-"""The host process: argv/origin handling and the frame dispatch loop."""
+"""The host process: argv/origin handling, and one dispatch core for the browser's pipe,
+the control socket and the early responder."""

@@ -2,28 +2,46 @@
 
 Importing pydantic and building every message schema takes longer than the 150 ms a
 first reply is allowed, so main() loads that stack on a thread and this module, which
-needs only the standard library, answers pings meanwhile. The reply has exactly the
-fields of protocol.messages.core.PingReply (a test validates it against that model).
-Any other frame waits for the full stack.
+needs only the standard library, answers pings meanwhile, through the same framing,
+decoding and id rules as the dispatch core. The reply has exactly the fields of
+protocol.messages.core.PingReply (a test validates it against that model). Framing
+errors are answered here too; any other frame waits for the full stack.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable, Iterator
 
 from .. import PROTOCOL_VERSION, __version__
+from ..protocol.errors import WhiteboardError, error_reply
+from ..protocol.framing import FrameWriter, decode_body
+from ..protocol.request_id import is_request_id
 
 
 def early_ping_reply(body: bytes) -> dict | None:
     """The reply to a well-formed ping, or None when the full stack must handle the frame."""
     try:
-        raw = json.loads(body)
-    except (ValueError, RecursionError):
+        raw = decode_body(body)
+    except WhiteboardError:
         return None
     if not isinstance(raw, dict) or raw.keys() != {"id", "type"} or raw["type"] != "ping":
         return None
-    request_id = raw["id"]
-    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+    if not is_request_id(raw["id"]):
         return None
-    return {"id": request_id, "ok": True, "version": __version__, "protocol": PROTOCOL_VERSION,
+    return {"id": raw["id"], "ok": True, "version": __version__, "protocol": PROTOCOL_VERSION,
             "tokenizer_ready": False}
+
+
+def answer_early(frames: Iterable[bytes | WhiteboardError], loaded, writer: FrameWriter,
+                 pings: bool) -> Iterator[bytes | WhiteboardError]:
+    """Pass frames on; until `loaded` is set, answer framing errors and (when `pings`) pings here."""
+    for item in frames:
+        if not loaded.is_set():
+            if isinstance(item, WhiteboardError):
+                writer.write(error_reply(None, item))
+                continue
+            reply = early_ping_reply(item) if pings else None
+            if reply is not None:
+                writer.write(reply)
+                continue
+        yield item

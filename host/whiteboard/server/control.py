@@ -7,16 +7,17 @@ runtime-<uid>/whiteboard in the temp dir; `whiteboard-<uid>` in the temp dir whe
 that path is too long for a socket). The directory is 0700, the socket 0600, and on
 Linux each peer's uid is checked (SO_PEERCRED); elsewhere the permissions alone
 guard it. It speaks the same framing but serves only ALLOWED (read-only) requests:
-anything else gets `forbidden`. One socket per host process, so several browsers'
-hosts coexist; the socket is removed on exit (a host killed outright leaves a stale
-one, which the next host removes and clients skip). Windows has no such channel.
+anything else gets `forbidden`. At most MAX_CONNECTIONS clients at once; when all
+are taken, the one idle longest is closed to make room (or, if every one is running a
+request, the newcomer gets `unavailable`/"busy"). One socket per host process, so
+several browsers' hosts coexist; the socket is removed on exit (a host killed outright
+leaves a stale one, which the next host removes and clients skip). Windows has no such channel.
 WHITEBOARD_CONTROL_SOCKET=0 turns it off.
 """
 
 from __future__ import annotations
 
 import atexit
-import json
 import logging
 import os
 import socket
@@ -25,17 +26,18 @@ import struct
 import sys
 import tempfile
 import threading
+import time
 import warnings
 from pathlib import Path
 
 import platformdirs
 
-from ..actions import HANDLERS
-from ..app import App, RequestContext
+from ..app import App
 from ..config import APP_NAME
-from ..protocol.errors import Forbidden, Internal, TooLarge, WhiteboardError
-from ..protocol.envelope import Rejected, read_request
-from ..protocol.framing import HEADER, OversizeFrame, ShortRead, read_frame
+from ..protocol.errors import Forbidden, WhiteboardError, error_reply
+from ..protocol.framing import FrameWriter, iter_frames
+from .dispatch import Channel
+from .pool import Busy
 
 log = logging.getLogger("whiteboard.control")
 
@@ -44,6 +46,7 @@ REQUEST_CAP = 64 * 1024  # allowed requests are tiny
 MAX_REPLY = 64 * 1024 * 1024  # no browser in between: only a sanity cap
 MAX_CONNECTIONS = 4
 IDLE_SECONDS = 60.0
+EVICT_SECONDS = 2.0
 SOCKET_GLOB = "host-*.sock"
 _MAX_SOCKET_PATH = 103  # sun_path holds 104 bytes with its NUL on macOS, 108 on Linux
 
@@ -100,89 +103,30 @@ def peer_uid(conn: socket.socket) -> int | None:
     return struct.unpack("3i", creds)[1]
 
 
-class _SocketWriter:
-    """Whole frames under one lock; a peer that went away is not the host's failure."""
-
-    def __init__(self, stream):
-        self._stream = stream
-        self._lock = threading.Lock()
-
-    def write(self, message: dict) -> None:
-        body = json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode()
-        if len(body) > MAX_REPLY:
-            raise TooLarge(f"reply of {len(body)} bytes exceeds the {MAX_REPLY}-byte limit")
-        with self._lock:
-            try:
-                self._stream.write(HEADER.pack(len(body)) + body)
-                self._stream.flush()
-            except OSError:
-                pass
+def _allowlist(raw: dict) -> WhiteboardError | None:
+    if raw.get("type") in ALLOWED:
+        return None
+    return Forbidden(f"the control socket serves only {', '.join(sorted(ALLOWED))}")
 
 
-class ControlConnection:
-    """One client: the dispatch loop's rules (one reply per request, typed errors) behind the allowlist.
+class _Connection:
+    """One client: its socket, and since when it has waited for a frame (None while a request runs)."""
 
-    Requests run inline on the connection's thread and are never registered in
-    app.inflight, whose ids are the browser's.
-    """
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        self.idle_since: float | None = time.monotonic()
 
-    def __init__(self, app: App, rfile, wfile):
-        self.app = app
-        self.rfile = rfile
-        self.writer = _SocketWriter(wfile)
+    def frames(self, rfile):
+        for item in iter_frames(rfile, REQUEST_CAP):
+            self.idle_since = None
+            yield item
+            self.idle_since = time.monotonic()
 
-    def serve(self) -> None:
-        while not self.app.stopping.is_set():
-            try:
-                body = read_frame(self.rfile, REQUEST_CAP)
-            except OversizeFrame as exc:
-                self._error(None, TooLarge(str(exc)))
-                continue
-            except (ShortRead, OSError):
-                break
-            if body is None:
-                break
-            self.handle_body(body)
-
-    def handle_body(self, body: bytes) -> None:
+    def evict(self) -> None:
         try:
-            request = read_request(body, self._admit)
-        except Rejected as rejected:
-            self._error(rejected.request_id, rejected.error)
-            return
-        self._run(request)
-
-    @staticmethod
-    def _admit(raw: dict) -> WhiteboardError | None:
-        if raw.get("type") in ALLOWED:
-            return None
-        return Forbidden(f"the control socket serves only {', '.join(sorted(ALLOWED))}")
-
-    def _run(self, request) -> None:
-        ctx = RequestContext(self.app, request.id, self._event)
-        try:
-            reply = HANDLERS[request.type].handler(request, ctx)
-            message = {"id": request.id, "ok": True, **reply.model_dump(mode="json", by_alias=True)}
-        except WhiteboardError as exc:
-            self._error(request.id, exc)
-            return
-        except Exception as exc:  # noqa: BLE001 - a failing request never takes the host down
-            log.error("control %s raised %s", request.type, type(exc).__name__)  # never the message: content
-            self._error(request.id, Internal(f"{request.type} failed ({type(exc).__name__}); see the host log"))
-            return
-        try:
-            self.writer.write(message)
-        except TooLarge as exc:
-            self._error(request.id, exc)
-
-    def _event(self, event: dict) -> None:
-        try:
-            self.writer.write(event)
-        except TooLarge:
-            log.warning("dropped an oversize %s event", event.get("event"))
-
-    def _error(self, request_id, error: WhiteboardError) -> None:
-        self.writer.write({"id": request_id, "ok": False, "error": error.to_wire()})
+            self.sock.shutdown(socket.SHUT_RDWR)  # its blocked read returns EOF; its thread ends
+        except OSError:
+            pass
 
 
 class ControlSocket:
@@ -190,6 +134,8 @@ class ControlSocket:
         self.app = app
         self.path = socket_path(directory, os.getpid())
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._connections: set[_Connection] = set()
+        self._connections_lock = threading.Lock()
         self._closed = threading.Event()
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.path.unlink(missing_ok=True)
@@ -208,26 +154,58 @@ class ControlSocket:
                 continue
             except OSError:
                 break
-            if not self._slots.acquire(blocking=False):
-                conn.close()
+            if not self._take_slot():
+                self._refuse(conn)
                 continue
-            threading.Thread(target=self._serve_client, args=(conn,), name="control-client", daemon=True).start()
+            try:
+                threading.Thread(target=self._serve_client, args=(conn,), name="control-client", daemon=True).start()
+            except RuntimeError:  # the OS refused a thread (a process limit)
+                self._slots.release()
+                self._refuse(conn)
         self.close()
 
+    def _take_slot(self) -> bool:
+        """A slot for a new client; idle clients make room, longest idle first, so clients that
+        connect and send nothing cannot lock the CLI out. False when every slot is busy."""
+        if self._slots.acquire(blocking=False):
+            return True
+        with self._connections_lock:
+            idle = [c for c in self._connections if c.idle_since is not None]
+        if not idle:
+            return False
+        min(idle, key=lambda c: c.idle_since).evict()
+        return self._slots.acquire(timeout=EVICT_SECONDS)
+
+    @staticmethod
+    def _refuse(conn: socket.socket) -> None:
+        try:
+            conn.settimeout(EVICT_SECONDS)
+            with conn, conn.makefile("wb") as wfile:
+                FrameWriter(wfile).write(error_reply(None, Busy(f"{MAX_CONNECTIONS} clients are being served")))
+        except OSError:
+            pass
+
     def _serve_client(self, conn: socket.socket) -> None:
+        connection = _Connection(conn)
+        with self._connections_lock:
+            self._connections.add(connection)
         try:
             conn.settimeout(IDLE_SECONDS)
             with conn, conn.makefile("rb") as rfile, conn.makefile("wb") as wfile:
+                writer = FrameWriter(wfile, MAX_REPLY)
                 uid = peer_uid(conn)
                 if uid is not None and uid != os.getuid():
                     log.warning("refused a control connection from another user")
-                    _SocketWriter(wfile).write({"id": None, "ok": False, "error": Forbidden(
-                        "the control socket serves only the user running the host").to_wire()})
+                    refusal = Forbidden("the control socket serves only the user running the host")
+                    writer.write(error_reply(None, refusal))
                     return
-                ControlConnection(self.app, rfile, wfile).serve()
+                # Requests run inline on this thread: not on the pool, not in app.inflight (the browser's ids).
+                Channel(self.app, writer, name="control", admit=_allowlist).serve(connection.frames(rfile))
         except OSError:
-            pass  # the client went away
+            pass  # the client went away or idled out
         finally:
+            with self._connections_lock:
+                self._connections.discard(connection)
             self._slots.release()
 
     def close(self) -> None:

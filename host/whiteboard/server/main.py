@@ -2,11 +2,13 @@
 
 stdout is reserved for frames: the real fd 1 is duplicated for the writer and fd 1
 is pointed at stderr, so a stray print or a library's output can never corrupt a frame.
-The message stack loads on a thread while bootstrap answers early pings.
+The message stack loads on a thread while bootstrap answers early pings; then every
+frame goes through the dispatch core (dispatch.py).
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import signal
@@ -14,9 +16,8 @@ import sys
 import threading
 
 from ..config import HostConfig
-from ..protocol.errors import TooLarge
-from ..protocol.framing import FrameWriter, OversizeFrame, ShortRead, read_frame
-from .bootstrap import early_ping_reply
+from ..protocol.framing import FrameWriter, iter_frames
+from .bootstrap import answer_early
 from .origin import caller_origin
 
 log = logging.getLogger("whiteboard")
@@ -34,6 +35,10 @@ def disable_core_dumps() -> None:
 def _no_content_excepthook(exc_type, exc, tb) -> None:
     # An uncaught exception's message may hold session content: log its type only.
     log.critical("host crashed: %s", exc_type.__name__)
+
+
+def _no_content_thread_excepthook(args) -> None:
+    log.critical("thread %s crashed: %s", args.thread.name if args.thread else "?", args.exc_type.__name__)
 
 
 class StackLoader(threading.Thread):
@@ -75,31 +80,11 @@ class StackLoader(threading.Thread):
             open_at_start(self.server.app)
 
 
-def serve_until_loaded(loader: StackLoader, frames_in, writer: FrameWriter, cap: int) -> bytes | None:
-    """Answer pings until the stack is loaded; return the first frame it must handle.
-
-    Returns None when the input ends first."""
-    while not loader.done.is_set():
-        try:
-            body = read_frame(frames_in, cap)
-        except OversizeFrame as exc:
-            writer.write({"id": None, "ok": False, "error": TooLarge(str(exc)).to_wire()})
-            continue
-        except ShortRead:
-            return None
-        if body is None:
-            return None
-        reply = early_ping_reply(body) if loader.allowed else None
-        if reply is None:
-            return body
-        writer.write(reply)
-    return b""
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv if argv is None else argv
     disable_core_dumps()
     sys.excepthook = _no_content_excepthook
+    threading.excepthook = _no_content_thread_excepthook
     logging.basicConfig(stream=sys.stderr, level=os.environ.get("WHITEBOARD_LOG_LEVEL", "WARNING"),
                         format="whiteboard-host %(levelname)s %(name)s: %(message)s")
     writer = FrameWriter(os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0))
@@ -123,17 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, on_term)
     try:
         loader.start()
-        first = serve_until_loaded(loader, frames_in, writer, config.inbound_cap)
+        frames = answer_early(iter_frames(frames_in, config.inbound_cap), loader.done, writer, pings=allowed)
+        first = next(frames, None)  # the first frame the early responder cannot answer
         if first is None:
             return 0
         loader.done.wait()
         if loader.error is not None:
             log.critical("host failed to start: %s", type(loader.error).__name__)
             return 1
-        server = loader.server
-        if first:
-            server.handle_body(first)
-        server.serve()
+        loader.server.serve(itertools.chain([first], frames))
     except (KeyboardInterrupt, SystemExit, BrokenPipeError, ConnectionResetError):
         pass  # asked to stop, or the browser closed the port
     finally:

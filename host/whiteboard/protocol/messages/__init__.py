@@ -1,42 +1,63 @@
 """Every message the host understands, defined once (see docs/protocol.md).
 
-Each module holds one family; REQUESTS maps a `type` to its request and reply models
-and `parse_request` validates through one discriminated union built from it.
+Each module of this package holds one family of request and reply models. The registry
+is derived from them: every module here is imported, and every Request subclass with a
+one-value `type` Literal is a message, its reply the model it names (`reply_model`).
+Adding a message is defining its two models in a module here (plus its handler, with
+@action, and its section in docs/protocol.md); a type defined twice, or a request with
+no reply, stops the host at start-up.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import sys
 from typing import Annotated, Union
 
 from pydantic import Field, TypeAdapter, ValidationError
 
 from ..errors import BadRequest, UnknownType
-from . import core
 from .base import Event, Reply, Request
 
-# type -> (request model, reply model). Families add their pairs here.
-REQUESTS: dict[str, tuple[type[Request], type[Reply]]] = {
-    "ping": (core.Ping, core.PingReply),
-    "session.add": (core.SessionAdd, core.SessionAddReply),
-    "session.context": (core.SessionContext, core.SessionContextReply),
-    "session.get": (core.SessionGet, core.SessionGetReply),
-    "session.clear": (core.SessionClear, core.SessionClearReply),
-    "session.clear_all": (core.SessionClearAll, core.SessionClearAllReply),
-    "session.list": (core.SessionList, core.SessionListReply),
-}
+
+def _all_subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_all_subclasses(sub)]
+    return found
 
 
-def _register_families() -> None:
-    # Imported late so each family module stays independent of this registry.
-    from . import families
+def _reply_of(model: type[Request]) -> type[Reply]:
+    named = getattr(model, "reply_model", None)
+    reply = getattr(sys.modules[model.__module__], named, None) if isinstance(named, str) else named
+    if not (isinstance(reply, type) and issubclass(reply, Reply)):
+        raise RuntimeError(f"{model.__name__} names no Reply model (reply_model = {named!r})")
+    model.reply_model = reply  # resolved once: the dispatch core checks replies against it
+    return reply
 
-    for type_name, pair in families.PAIRS.items():
-        if type_name in REQUESTS:
+
+def derive_registry(models) -> dict[str, tuple[type[Request], type[Reply]]]:
+    """type -> (request model, reply model) for every message model (one with a one-value `type`)."""
+    table: dict[str, tuple[type[Request], type[Reply]]] = {}
+    for model in models:
+        type_name = model.message_type()
+        if type_name is None:
+            continue
+        if type_name in table:
             raise RuntimeError(f"message type {type_name!r} defined twice")
-        REQUESTS[type_name] = pair
+        table[type_name] = (model, _reply_of(model))
+    return table
 
 
-_register_families()
+def _message_models() -> list[type[Request]]:
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+    return [m for m in _all_subclasses(Request) if m.__module__.startswith(f"{__name__}.")]
+
+
+# type -> (request model, reply model)
+REQUESTS = derive_registry(_message_models())
 
 _request_union = TypeAdapter(
     Annotated[Union[tuple(model for model, _ in REQUESTS.values())], Field(discriminator="type")]
@@ -65,4 +86,4 @@ def describe_validation_error(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-__all__ = ["REQUESTS", "Event", "Reply", "Request", "parse_request", "describe_validation_error"]
+__all__ = ["REQUESTS", "Event", "Reply", "Request", "derive_registry", "describe_validation_error", "parse_request"]

@@ -14,6 +14,7 @@ MAX_QUESTION_CHARS = 20_000
 
 class AskStart(Request):
     type: Literal["ask.start"]
+    reply_model = "AskStartReply"
     key: SessionKey
     question: Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS)]
     selection: Annotated[str, Field(max_length=MAX_CONTENT_CHARS)] | None = None
@@ -32,6 +33,7 @@ class AskStartReply(Reply):
 
 class AskCancel(Request):
     type: Literal["ask.cancel"]
+    reply_model = "AskCancelReply"
     ref: RequestId
 
 

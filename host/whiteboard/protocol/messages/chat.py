@@ -38,6 +38,7 @@ class ChatRequest(Request):
 
 class ChatPrepareSend(ChatRequest):
     type: Literal["chat.prepare_send"]
+    reply_model = "ChatPrepareSendReply"
     draft: Content
     # The page shows no earlier turns: the tab's earlier content goes in as background.
     conversation_new: bool = False
@@ -77,6 +78,7 @@ class Turn(BaseModel):
 
 class ChatAttach(ChatRequest):
     type: Literal["chat.attach"]
+    reply_model = "ChatAttachReply"
     turns: Annotated[list[Turn], Field(max_length=500)]
 
 
@@ -90,6 +92,7 @@ class ChatAttachReply(Reply):
 class ChatPreview(ChatRequest):
     """What long-term memory would add to this draft; records nothing, changes nothing."""
     type: Literal["chat.preview"]
+    reply_model = "ChatPreviewReply"
     draft: Content
 
 

@@ -20,6 +20,7 @@ MAX_CONTENT_CHARS = 2_000_000
 
 class Ping(Request):
     type: Literal["ping"]
+    reply_model = "PingReply"
 
 
 class PingReply(Reply):
@@ -30,6 +31,7 @@ class PingReply(Reply):
 
 class SessionAdd(Request):
     type: Literal["session.add"]
+    reply_model = "SessionAddReply"
     key: SessionKey
     role: Role
     content: Annotated[str, Field(max_length=MAX_CONTENT_CHARS)]
@@ -45,6 +47,7 @@ class SessionAddReply(Reply):
 
 class SessionContext(Request):
     type: Literal["session.context"]
+    reply_model = "SessionContextReply"
     key: SessionKey
     budget: Annotated[int, Field(ge=1, le=200_000)] = 2000
     mode: PromptMode = "follow_up"
@@ -60,6 +63,7 @@ class SessionContextReply(Reply):
 
 class SessionGet(Request):
     type: Literal["session.get"]
+    reply_model = "SessionGetReply"
     key: SessionKey
 
 
@@ -80,6 +84,7 @@ class SessionGetReply(Reply):
 
 class SessionClear(Request):
     type: Literal["session.clear"]
+    reply_model = "SessionClearReply"
     key: SessionKey
 
 
@@ -89,6 +94,7 @@ class SessionClearReply(Reply):
 
 class SessionClearAll(Request):
     type: Literal["session.clear_all"]
+    reply_model = "SessionClearAllReply"
 
 
 class SessionClearAllReply(Reply):
@@ -97,6 +103,7 @@ class SessionClearAllReply(Reply):
 
 class SessionList(Request):
     type: Literal["session.list"]
+    reply_model = "SessionListReply"
 
 
 class SessionInfo(BaseModel):

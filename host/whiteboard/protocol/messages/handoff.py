@@ -15,6 +15,7 @@ SectionId = Literal["user_background", "project_topic", "current_status", "key_i
 
 class HandoffSummary(Request):
     type: Literal["handoff.summary"]
+    reply_model = "HandoffSummaryReply"
     key: SessionKey
     # Token cap for the rendered note (what goes into the other site's composer).
     budget: Annotated[int, Field(ge=200, le=20_000)] = 1500

@@ -16,6 +16,7 @@ Seconds = Annotated[float, Field(gt=0, le=3600)]
 
 class LlmSettingsGet(Request):
     type: Literal["llm.settings.get"]
+    reply_model = "LlmSettingsReply"
 
 
 class PresetOut(BaseModel):
@@ -41,6 +42,7 @@ class LlmSettingsReply(Reply):
 
 class LlmSettingsSet(Request):
     type: Literal["llm.settings.set"]
+    reply_model = "LlmSettingsReply"
     preset: str | None = None
     base_url: Annotated[str, Field(max_length=2000)] | None = None
     model: Annotated[str, Field(max_length=300)] | None = None
@@ -48,10 +50,14 @@ class LlmSettingsSet(Request):
     clear_api_key: bool = False
     read_timeout: Seconds | None = None
     total_timeout: Seconds | None = None
+    # The user's explicit consent to an http:// base URL to another computer (the options page
+    # asks after an `insecure_url` refusal); without it such a URL is refused.
+    allow_insecure: bool = False
 
 
 class LlmTest(Request):
     type: Literal["llm.test"]
+    reply_model = "LlmTestReply"
 
 
 class LlmTestReply(Reply):

@@ -50,6 +50,7 @@ class DamagedOut(BaseModel):
 
 class MemoryAdd(Request):
     type: Literal["memory.add"]
+    reply_model = "MemoryAddReply"
     text: Text
     memory_type: MemoryType
     site: Site | None = None
@@ -64,6 +65,7 @@ class MemoryAddReply(Reply):
 
 class MemoryExtract(Request):
     type: Literal["memory.extract"]
+    reply_model = "MemoryExtractReply"
     key: SessionKey
     manual: bool = True
 
@@ -78,6 +80,7 @@ class MemoryExtractReply(Reply):
 
 class MemoryRecall(Request):
     type: Literal["memory.recall"]
+    reply_model = "MemoryRecallReply"
     query: Annotated[str, Field(max_length=100_000)]
     limit: Annotated[int, Field(ge=1, le=5)] = 5
 
@@ -92,6 +95,7 @@ class MemoryRecallReply(Reply):
 
 class MemoryList(Request):
     type: Literal["memory.list"]
+    reply_model = "MemoryListReply"
     query: Annotated[str, Field(max_length=1000)] | None = None
     memory_type: MemoryType | None = None
     site: Site | None = None
@@ -107,6 +111,7 @@ class MemoryListReply(Reply):
 
 class MemoryGet(Request):
     type: Literal["memory.get"]
+    reply_model = "MemoryReply"
     memory_id: MemoryId
 
 
@@ -116,6 +121,7 @@ class MemoryReply(Reply):
 
 class MemoryUpdate(Request):
     type: Literal["memory.update"]
+    reply_model = "MemoryReply"
     memory_id: MemoryId
     text: Text | None = None
     memory_type: MemoryType | None = None
@@ -123,6 +129,7 @@ class MemoryUpdate(Request):
 
 class MemoryDelete(Request):
     type: Literal["memory.delete"]
+    reply_model = "MemoryDeleteReply"
     memory_id: MemoryId
 
 
@@ -132,6 +139,7 @@ class MemoryDeleteReply(Reply):
 
 class MemoryExport(Request):
     type: Literal["memory.export"]
+    reply_model = "MemoryExportReply"
     offset: Annotated[int, Field(ge=0)] = 0
 
 
@@ -144,6 +152,7 @@ class MemoryExportReply(Reply):
 
 class MemoryImport(Request):
     type: Literal["memory.import"]
+    reply_model = "MemoryImportReply"
     document: dict
 
 
@@ -155,6 +164,7 @@ class MemoryImportReply(Reply):
 
 class MemoryWipe(Request):
     type: Literal["memory.wipe"]
+    reply_model = "MemoryWipeReply"
     confirm: Literal[True]
 
 
@@ -164,6 +174,7 @@ class MemoryWipeReply(Reply):
 
 class SiteSettingsRequest(Request):
     type: Literal["site.settings"]
+    reply_model = "SiteSettingsReply"
     site: Site
     long_term: bool | None = None
     paused: bool | None = None

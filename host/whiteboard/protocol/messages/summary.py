@@ -10,6 +10,7 @@ from .core import SessionKey
 
 class SessionSummary(Request):
     type: Literal["session.summary"]
+    reply_model = "SessionSummaryReply"
     key: SessionKey
 
 

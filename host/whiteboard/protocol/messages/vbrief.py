@@ -13,6 +13,7 @@ from .core import SessionKey
 
 class VbriefExport(Request):
     type: Literal["vbrief.export"]
+    reply_model = "VbriefExportReply"
     key: SessionKey
     # The chat site's name for sessionInfo.agent ("ChatGPT"), from the extension's sites
     # table; without it the agent is the key's host name.
@@ -25,6 +26,7 @@ class VbriefExportReply(Reply):
 
 class VbriefLoad(Request):
     type: Literal["vbrief.load"]
+    reply_model = "VbriefLoadReply"
     document: VBriefDocument
     budget: Annotated[int, Field(ge=1, le=200_000)] = 2000
 
@@ -51,6 +53,7 @@ class VbriefLoadReply(Reply):
 
 class VbriefImport(Request):
     type: Literal["vbrief.import"]
+    reply_model = "VbriefImportReply"
     key: SessionKey
     document: VBriefDocument
     # Overwrite the tab's existing session; without it an existing session is an error.

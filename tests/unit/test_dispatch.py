@@ -1,0 +1,133 @@
+"""The one dispatch core, in process: the same checks, limits and logging for every channel."""
+
+import io
+import json
+import logging
+import struct
+import threading
+
+import pytest
+
+from whiteboard import actions
+from whiteboard.actions import Action, load_all
+from whiteboard.app import App
+from whiteboard.protocol.errors import TooLarge
+from whiteboard.protocol.framing import MAX_OUTBOUND, FrameWriter, iter_frames
+from whiteboard.protocol.messages.core import SessionListReply
+from whiteboard.server.dispatch import Channel
+from whiteboard.server.pool import WorkerPool
+
+SECRET = "TOPSECRET-CONTENT"
+
+
+class Sink:
+    def __init__(self):
+        self.messages, self.lock = [], threading.Lock()
+
+    def write(self, message: dict) -> None:
+        body = json.dumps(message)
+        if len(body) > MAX_OUTBOUND:
+            raise TooLarge("too large")
+        with self.lock:
+            self.messages.append(message)
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    load_all()
+    return App()
+
+
+def replace_handler(monkeypatch, type_name, handler, blocking=False):
+    monkeypatch.setitem(actions.HANDLERS, type_name, Action(type_name, handler, blocking))
+
+
+@pytest.mark.parametrize("pooled", [False, True], ids=["inline", "on the pool"])
+def test_a_reply_of_the_wrong_type_is_internal_and_logged_with_its_traceback_not_its_content(
+        app, monkeypatch, caplog, pooled):
+    def wrong(request, ctx):
+        raise_here = SessionListReply  # noqa: F841 - a line the traceback shows
+        return {"content": SECRET}
+
+    replace_handler(monkeypatch, "session.list", wrong, blocking=pooled)
+    sink = Sink()
+    channel = Channel(app, sink, name="test", pool=WorkerPool(threads=1) if pooled else None)
+    with caplog.at_level(logging.ERROR):
+        channel.handle(b'{"id": 1, "type": "session.list"}')
+        for _ in range(200):
+            if sink.messages:
+                break
+            threading.Event().wait(0.01)
+    assert sink.messages == [{"id": 1, "ok": False, "error": {
+        "code": "internal", "message": "session.list failed (TypeError); see the host log"}}]
+    assert "session.list raised TypeError" in caplog.text and "Traceback" not in caplog.text
+    assert "dispatch.py" in caplog.text and SECRET not in caplog.text
+
+
+def test_a_handler_raising_anything_is_internal_and_the_channel_serves_on(app, monkeypatch, caplog):
+    def boom(request, ctx):
+        raise ValueError(SECRET)
+
+    replace_handler(monkeypatch, "session.list", boom)
+    sink = Sink()
+    channel = Channel(app, sink, name="test")
+    channel.handle(b'{"id": 1, "type": "session.list"}')
+    channel.handle(b'{"id": 2, "type": "ping"}')
+    assert sink.messages[0]["error"]["code"] == "internal" and sink.messages[1]["ok"]
+    assert SECRET not in caplog.text and SECRET not in json.dumps(sink.messages)
+
+
+def test_a_reply_too_large_becomes_too_large_with_its_id_and_an_event_too_large_is_dropped(app, monkeypatch):
+    def big(request, ctx):
+        ctx.emit("progress", text="e" * (MAX_OUTBOUND + 1))
+        return SessionListReply(sessions=[{"key": "k" * (MAX_OUTBOUND + 1), "count": 1, "started_at": 0}])
+
+    replace_handler(monkeypatch, "session.list", big)
+    sink = Sink()
+    Channel(app, sink, name="test").handle(b'{"id": "x", "type": "session.list"}')
+    assert sink.messages == [{"id": "x", "ok": False, "error": {"code": "too_large", "message": "too large"}}]
+
+
+def test_a_failure_outside_any_handler_is_answered_without_an_id(app, monkeypatch, caplog):
+    def broken_admit(raw):
+        raise RecursionError(SECRET)
+
+    sink = Sink()
+    channel = Channel(app, sink, name="test", admit=broken_admit)
+    channel.handle(b'{"id": 1, "type": "ping"}')
+    assert sink.messages[0]["id"] is None and sink.messages[0]["error"]["code"] == "internal"
+    assert "test frame raised RecursionError" in caplog.text and SECRET not in caplog.text
+
+
+def test_a_closed_peer_closes_the_channel_and_calls_its_hook(app):
+    class Closed:
+        def write(self, message):
+            raise BrokenPipeError
+
+    called = threading.Event()
+    channel = Channel(app, Closed(), name="test", on_closed=called.set)
+    channel.serve(iter([b'{"id": 1, "type": "ping"}', b'{"id": 2, "type": "ping"}']))
+    assert channel.closed.is_set() and called.is_set()
+
+
+def test_iter_frames_answers_an_oversize_frame_before_its_body_is_read():
+    body = b"x" * 100
+    stream = io.BytesIO(struct.pack("<I", len(body)) + body + struct.pack("<I", 2) + b"{}")
+    frames = iter_frames(stream, cap=10)
+    first = next(frames)
+    assert isinstance(first, TooLarge) and stream.tell() == 4  # nothing of the body read yet
+    assert next(frames) == b"{}"
+
+
+def test_iter_frames_stops_after_a_header_past_64_mib():
+    stream = io.BytesIO(struct.pack("<I", 64 * 1024 * 1024 + 1) + b"{}" * 10)
+    items = list(iter_frames(stream, cap=1024))
+    assert len(items) == 1 and isinstance(items[0], TooLarge) and "67108864" in items[0].message
+
+
+def test_the_pipe_writer_and_the_control_writer_share_one_encoder():
+    out = io.BytesIO()
+    FrameWriter(out, limit=64).write({"id": 1, "ok": True})
+    with pytest.raises(TooLarge):
+        FrameWriter(out, limit=64).write({"id": 1, "pad": "x" * 100})

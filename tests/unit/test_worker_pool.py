@@ -1,0 +1,71 @@
+"""The bounded worker pool's rules, in process: a fixed number of threads, a queue bounded in jobs and bytes."""
+
+import threading
+import time
+
+import pytest
+
+from whiteboard.server.pool import Busy, WorkerPool
+
+
+def test_a_full_pool_refuses_at_once_and_serves_again_when_drained():
+    pool = WorkerPool(threads=2, queue_jobs=3, queue_bytes=1000)
+    release, started = threading.Event(), threading.Semaphore(0)
+    done = []
+
+    def job(i):
+        def run():
+            started.release()
+            release.wait(10)
+            done.append(i)
+        return run
+
+    for i in range(2):
+        pool.submit(job(i))
+    for _ in range(2):
+        assert started.acquire(timeout=5)  # both threads busy
+    for i in range(2, 5):
+        pool.submit(job(i))  # queued
+    before = threading.active_count()
+    start = time.monotonic()
+    with pytest.raises(Busy) as refused:
+        pool.submit(job(99))
+    assert time.monotonic() - start < 0.1
+    assert refused.value.to_wire()["reason"] == "busy" and refused.value.code == "unavailable"
+    assert threading.active_count() == before
+    release.set()
+    deadline = time.monotonic() + 5
+    while len(done) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sorted(done) == [0, 1, 2, 3, 4]
+    pool.submit(job(5))  # room again
+    deadline = time.monotonic() + 5
+    while len(done) < 6 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert 5 in done and len(pool._workers) == 2
+
+
+def test_the_queue_is_bounded_in_bytes_too():
+    pool = WorkerPool(threads=1, queue_jobs=100, queue_bytes=1000)
+    release = threading.Event()
+    pool.submit(lambda: release.wait(10))
+    time.sleep(0.05)  # the worker took it: the queue is empty
+    pool.submit(lambda: None, size=5000)  # larger than the bound, but alone in the queue
+    with pytest.raises(Busy):
+        pool.submit(lambda: None, size=1)
+    release.set()
+
+
+def test_when_the_os_refuses_a_thread_the_request_is_busy_not_lost(monkeypatch):
+    pool = WorkerPool(threads=2)
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    with pytest.raises(Busy):
+        pool.submit(lambda: None)
+    monkeypatch.undo()
+    done = threading.Event()
+    pool.submit(done.set)
+    assert done.wait(5) and len(pool._workers) == 1
