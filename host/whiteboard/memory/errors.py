@@ -17,3 +17,8 @@ class MemoryDamaged(Unavailable):
                          "(restore the key file it was written with, or delete this memory)")
         self.memory_id = memory_id
         self.problem = problem
+
+
+class EmbedFailed(Exception):
+    """An embedding model gave no usable vectors; the message names its origin only. Never
+    reaches the wire: the caller falls back to full text and says so in a note."""

@@ -1,5 +1,5 @@
 """The memory service of a host process: created once per App, on first use, with the
-extraction scheduler wired to the App's sessions and the optional embeddings model."""
+extraction scheduler wired to the App's sessions and the embedding model."""
 
 from __future__ import annotations
 
@@ -15,24 +15,25 @@ _lock = threading.Lock()
 log = logging.getLogger("whiteboard.memory")
 
 
-def semantic_from_env():
-    if not os.environ.get("WHITEBOARD_EMBED_MODEL"):
-        return None  # checked here so that httpx and numpy load only when embeddings are on
-    from .embed import config_from_env
+def load_embedder():
+    """The /v1/embeddings endpoint when one is configured (it replaces the bundled model),
+    else the bundled model; None when neither is there. Runs on the indexer's thread."""
+    if os.environ.get("WHITEBOARD_EMBED_MODEL"):
+        from .embed import RemoteEmbedder, config_from_env
 
-    config = config_from_env()
-    if config is None:
-        return None
-    from .embed import Embedder, SemanticIndex
+        config = config_from_env()
+        if config is not None:
+            return RemoteEmbedder(config)
+    from .embedder import local_embedder
 
-    return SemanticIndex(Embedder(config))
+    return local_embedder()
 
 
 def service_for(app) -> MemoryService:
     with _lock:
         service = app.__dict__.get("_memory_service")
         if service is None:
-            service = MemoryService(semantic=semantic_from_env())
+            service = MemoryService(embedder=load_embedder)
             service.extractor = ConversationExtractor(service, app.sessions,
                                                       model=model_from(getattr(app, "llm", None), app.stopping),
                                                       stop=app.stopping)

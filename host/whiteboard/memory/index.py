@@ -117,7 +117,7 @@ class MemoryIndex:
     def search(self, query: str, limit: int = 10, min_score: float = 0.0) -> list[Hit]:
         """Memories matching query, best first, each with its BM25 score (smoothed idf)."""
         terms = T.content_terms(query)[:MAX_TERMS]
-        grams = T.cjk_grams(query)[:MAX_GRAMS]
+        grams = T.cjk_query_grams(query)[:MAX_GRAMS]
         with self.lock:
             if not self.memories or not (terms or grams):
                 return []

@@ -1,9 +1,13 @@
 """Recall (DESIGN §5): a query -> at most 5 memories, the injection block, its tokens.
 
-Full-text search with a threshold (and, when an embeddings model is configured and has
-vectors for every memory, semantic search fused with it by reciprocal rank; any
-embeddings failure falls back to full text), a cut relative to the best hit,
-near-duplicate removal, at most 5, and a token cap on the block.
+Hybrid: full-text hits above an absolute BM25 floor (idf smoothed by a fixed background,
+so it means the same in a 5-memory vault and a 100k one) and meaning hits above an
+absolute cosine floor, fused by reciprocal rank (a full-text hit whose meaning is far from
+the draft's, under the model's `confirm_cosine`, is dropped: one shared word such as
+"Berlin" in "When did the Berlin Wall fall?" is not enough); then near-duplicate removal, at most 5,
+and a token cap on the block. Each floor is absolute, not a rank: a request unrelated to
+every memory injects nothing. Memories not yet embedded, a draft not embedded within its
+deadline, or no model at all: full text alone (`method` says which, `note` why).
 
 For the chat flow (actions/chat.py): `recall_for_send` (empty unless the site opted in;
 never raises), `count_use` (usage of the memories a send really carried) and
@@ -32,7 +36,7 @@ class RecallSettings:
     token_cap: int = 300  # the whole block, header and footer included
     min_score: float = 2.0  # BM25 with smoothed idf: one word found in under ~15% of memories
     relative: float = 0.35  # of the best hit's score
-    min_cosine: float = 0.45
+    min_cosine: float = 0.45  # for a model without its own calibrated floor (an endpoint)
     duplicate: float = 0.8  # results this similar to a better one are dropped
     depth: int = 20
 
@@ -59,21 +63,22 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
         hits = [h for h in hits if h.score >= floor]
     ranked = [h.memory for h in hits]
     method, note = "fts", None
-    semantic = service.semantic
-    if semantic is not None:
-        with service.index.lock:  # a snapshot: another thread may be adding memories
-            current = list(service.index.memories.values())
-    if semantic is not None and semantic.covers(current):
-        from .embed import EmbedFailed
-
-        try:
-            near = semantic.search(query, settings.depth, settings.min_cosine)
-            ranked = _fuse(ranked, [service.index.memories[i] for i, _ in near if i in service.index.memories])
+    meanings = service.meanings
+    if meanings is not None:
+        vector, note = meanings.query_vector(query)
+        if vector is not None:
+            min_cosine = getattr(meanings.embedder, "min_cosine", settings.min_cosine)
+            confirm = getattr(meanings.embedder, "confirm_cosine", None)
+            if confirm is not None:  # a shared word alone is not enough when the meanings disagree
+                cosines = meanings.vectors.cosines([m.id for m in ranked], vector)
+                ranked = [m for m in ranked if cosines.get(m.id, 1.0) >= confirm]
+            near = meanings.vectors.search(vector, settings.depth, min_cosine)
+            with service.index.lock:  # another thread may be changing the index
+                found = [service.index.memories.get(i) for i, _ in near]
+            ranked = fuse(ranked, [m for m in found if m is not None])
             method = "hybrid"
-        except EmbedFailed as exc:
-            note = f"semantic search unavailable, used full text: {exc}"
-    elif semantic is not None and semantic.error:
-        note = f"semantic search unavailable, used full text: {semantic.error}"
+        elif meanings.reason and note is None:
+            note = f"semantic search unavailable, used full text: {meanings.reason}"
     chosen: list[Memory] = []
     for memory in ranked:
         if len(chosen) >= min(limit, settings.max_results):
@@ -84,14 +89,16 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     return RecallResult(tuple(chosen[:kept]), block, used, method, note)
 
 
-def _fuse(*rankings: list[Memory]) -> list[Memory]:
-    scores: dict[str, float] = {}
-    by_id: dict[str, Memory] = {}
+def fuse(*rankings: list) -> list:
+    """Reciprocal-rank fusion of rankings of memories (or ids): best first."""
+    scores: dict = {}
+    by_key: dict = {}
     for ranking in rankings:
-        for rank, memory in enumerate(ranking):
-            scores[memory.id] = scores.get(memory.id, 0.0) + 1.0 / (RRF_K + rank + 1)
-            by_id[memory.id] = memory
-    return [by_id[i] for i in sorted(scores, key=lambda i: -scores[i])]
+        for rank, item in enumerate(ranking):
+            key = getattr(item, "id", item)
+            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank + 1)
+            by_key[key] = item
+    return [by_key[k] for k in sorted(scores, key=lambda k: -scores[k])]
 
 
 def block_line(memory: Memory) -> BlockLine:

@@ -31,6 +31,16 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("002_memories_updated_index", (
         "CREATE INDEX memories_updated ON memories (updated_at)",
     )),
+    # A memory's embedding (derived personal data): AES-GCM ciphertext bound by its AAD to
+    # the memory id, the model that made it and the memory revision it was made from.
+    ("003_memory_vectors", (
+        """CREATE TABLE memory_vectors (
+            memory_id TEXT PRIMARY KEY,
+            model TEXT NOT NULL,
+            rev INTEGER NOT NULL,
+            vector BLOB NOT NULL
+        )""",
+    )),
 ]
 
 

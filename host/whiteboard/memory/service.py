@@ -19,33 +19,33 @@ from typing import Callable, Iterable
 from ..privacy import redact
 from ..protocol.errors import BadRequest, NotFound
 from . import text as T
+from .errors import MemoryDamaged
 from .index import MemoryIndex
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, new_memory_id
-from .errors import MemoryDamaged
 from .sites import SiteStore
 from .usage import UsageRecorder
 from .vault import Vault, default_paths, vault_exists
+from .vectors import MeaningIndexer
 
 log = logging.getLogger("whiteboard.memory")
 
 
 class MemoryService:
     def __init__(self, vault_path: Path | None = None, key_path: Path | None = None, sites: SiteStore | None = None,
-                 clock: Callable[[], float] = time.time, semantic=None):
+                 clock: Callable[[], float] = time.time, embedder: Callable[[], object | None] | None = None):
         default_vault, default_key = default_paths()
         self.vault_path, self.key_path = vault_path or default_vault, key_path or default_key
         self.sites = sites or SiteStore()
         self.clock = clock
         self.index = MemoryIndex()
-        self.semantic = semantic  # embed.SemanticIndex when an embeddings model is configured
         self.damaged: dict[str, Damaged] = {}
         self.usage = UsageRecorder(self._write_usage, clock)
         self.lock = threading.RLock()
         self._vault: Vault | None = None
         self._data_version: int | None = None
         self.extractor = None  # conversation.ConversationExtractor, in the host process
-        self._semantic_wake = threading.Event()
-        self._semantic_thread: threading.Thread | None = None
+        # Meanings (vectors) of the memories, when given a way to load an embedding model.
+        self.meanings = MeaningIndexer(self, embedder) if embedder is not None else None
 
     # ---- the vault and its index -------------------------------------------------------
 
@@ -73,7 +73,8 @@ class MemoryService:
         self._data_version = self._vault.data_version()
         for d in damaged:
             log.error("memory %s cannot be read: %s", d.memory_id, d.problem)
-        self._semantic_changed()
+        if self.meanings is not None:
+            self.meanings.reset()
 
     def _refresh(self) -> None:
         version = self._vault.data_version()
@@ -96,7 +97,7 @@ class MemoryService:
                 self.damaged.pop(m.id, None)
             self.damaged.update({d.memory_id: d for d in damaged})
         if gone or changed:
-            self._semantic_changed()
+            self._meanings_changed()
 
     # ---- reading ------------------------------------------------------------------------
 
@@ -149,7 +150,7 @@ class MemoryService:
         with self.lock:
             self.vault(create=True).insert(memories)
             self.index.put(memories)
-            self._semantic_changed()
+            self._meanings_changed()
 
     def update(self, memory_id: str, text: str | None = None, **fields) -> Memory:
         """New text (the old one kept for undo) and/or type, tags, keywords, confidence."""
@@ -167,7 +168,7 @@ class MemoryService:
                 self.index.remove([memory_id])
                 raise NotFound(f"no memory {memory_id}") from None
             self.index.put([updated])
-            self._semantic_changed()
+            self._meanings_changed()
             return updated
 
     def delete(self, memory_id: str) -> None:
@@ -178,7 +179,7 @@ class MemoryService:
                 raise NotFound(f"no memory {memory_id}")
             self.index.remove([memory_id])
             self.damaged.pop(memory_id, None)
-            self._semantic_changed()
+            self._meanings_changed()
 
     def wipe(self) -> int:
         with self.lock:
@@ -189,7 +190,7 @@ class MemoryService:
             self.index.clear()
             self.damaged.clear()
             self._data_version = vault.data_version()
-            self._semantic_changed()
+            self._meanings_changed()
             return n
 
     def _write_usage(self, memory_ids: list[str], when: float) -> None:
@@ -204,25 +205,14 @@ class MemoryService:
                     memory.usage_count += 1
                     memory.last_used_at = when
 
-    # ---- semantic vectors (optional) -------------------------------------------------
-
-    def _semantic_changed(self) -> None:
-        if self.semantic is None:
-            return
-        self._semantic_wake.set()
-        if self._semantic_thread is None or not self._semantic_thread.is_alive():
-            self._semantic_thread = threading.Thread(target=self._semantic_loop, name="memory-embed", daemon=True)
-            self._semantic_thread.start()
-
-    def _semantic_loop(self) -> None:
-        while self._semantic_wake.wait():
-            self._semantic_wake.clear()
-            with self.lock:
-                memories = list(self.index.memories.values())
-            self.semantic.sync(memories)
+    def _meanings_changed(self) -> None:
+        if self.meanings is not None:
+            self.meanings.wake()
 
     def close(self) -> None:
         self.usage.flush()
+        if self.meanings is not None:
+            self.meanings.stop()
         with self.lock:
             if self._vault is not None:
                 self._vault.close()

@@ -82,6 +82,15 @@ def cjk_grams(text: str) -> list[str]:
     return list(seen)
 
 
+_KANA_ONLY = re.compile(r"[\u3040-\u309f]+")
+
+
+def cjk_query_grams(text: str) -> list[str]:
+    """cjk_grams without those made of hiragana only: in Japanese these are mostly particles
+    and endings (です, ますか), which would match almost any Japanese memory."""
+    return [g for g in cjk_grams(text) if not _KANA_ONLY.fullmatch(g)]
+
+
 def features(text: str) -> set[str]:
     """What two texts are compared by: content-word stems and CJK trigrams."""
     return set(content_terms(text)) | set(cjk_grams(text))

@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 from typing import Iterable
 
+import numpy as np
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
@@ -43,6 +44,10 @@ def default_paths() -> tuple[Path, Path]:
 
 def _aad(memory_id: str) -> bytes:
     return b"whiteboard:memory:" + memory_id.encode()
+
+
+def _vector_aad(memory_id: str, model: str, rev: int) -> bytes:
+    return f"whiteboard:vector:{memory_id}\n{model}\n{rev}".encode()
 
 
 def vault_exists(path: Path) -> bool:
@@ -181,6 +186,41 @@ class Vault:
         except (ValueError, KeyError, TypeError, AttributeError):
             raise MemoryDamaged(memory_id, "its decrypted content is not a memory record") from None
 
+    # ---- vectors -------------------------------------------------------------------
+
+    def load_vectors(self, model: str) -> tuple[dict[str, tuple[int, np.ndarray]], list[Damaged]]:
+        """{memory id: (rev, vector)} of the vectors this model made; vectors of other models
+        are left for the indexer to replace. A vector that does not decrypt is reported."""
+        with self.lock:
+            rows = self._conn.execute("SELECT memory_id, rev, vector FROM memory_vectors WHERE model = ?",
+                                      (model,)).fetchall()
+        vectors, damaged = {}, []
+        for memory_id, rev, blob in rows:
+            try:
+                raw = self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
+                                         _vector_aad(memory_id, model, rev))
+                vectors[memory_id] = (rev, np.frombuffer(raw, dtype=np.float16).astype(np.float32))
+            except (InvalidTag, ValueError, TypeError):
+                damaged.append(Damaged(memory_id, "its stored meaning vector does not decrypt with this key "
+                                                  "(tampered or written with another key)"))
+        return vectors, damaged
+
+    def put_vectors(self, model: str, items: list[tuple[str, int, np.ndarray]]) -> int:
+        """Store (memory id, rev, vector) as float16 in one transaction; a vector whose memory
+        was deleted or changed meanwhile is not stored. Returns how many were stored."""
+        stored = 0
+        with self._write():
+            for memory_id, rev, vector in items:
+                if self._conn.execute("SELECT 1 FROM memories WHERE id = ? AND rev = ?",
+                                      (memory_id, rev)).fetchone() is None:
+                    continue
+                blob = crypto.encrypt(self._key, np.asarray(vector, dtype=np.float16).tobytes(),
+                                      _vector_aad(memory_id, model, rev))
+                self._conn.execute("INSERT OR REPLACE INTO memory_vectors (memory_id, model, rev, vector) "
+                                   "VALUES (?, ?, ?, ?)", (memory_id, model, rev, blob))
+                stored += 1
+        return stored
+
     # ---- writing -------------------------------------------------------------------
 
     def insert(self, memories: Iterable[Memory]) -> list[Memory]:
@@ -215,10 +255,12 @@ class Vault:
 
     def delete(self, memory_id: str) -> bool:
         with self._write():
+            self._conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (memory_id,))
             return self._conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,)).rowcount > 0
 
     def wipe(self) -> int:
         with self._write():
+            self._conn.execute("DELETE FROM memory_vectors")
             n = self._conn.execute("DELETE FROM memories").rowcount
         with self.lock:
             # Deleted pages were zeroed (secure_delete); fold the WAL back and shrink the file.

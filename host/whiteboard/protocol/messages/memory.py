@@ -172,6 +172,28 @@ class MemoryWipeReply(Reply):
     deleted: int
 
 
+class MemoryStatus(Request):
+    type: Literal["memory.status"]
+    reply_model = "MemoryStatusReply"
+
+
+class MeaningsOut(BaseModel):
+    """Progress of the meaning (embedding) index: "meanings indexed 3,200 / 10,000"."""
+
+    state: Literal["off", "loading", "indexing", "ready"]
+    indexed: int
+    total: int
+    model: str | None
+    reason: str | None  # why it is off, or why the last indexing run failed
+
+
+class MemoryStatusReply(Reply):
+    memories: int
+    meanings: MeaningsOut
+    damaged: list[DamagedOut]
+    damaged_vectors: list[DamagedOut]
+
+
 class SiteSettingsRequest(Request):
     type: Literal["site.settings"]
     reply_model = "SiteSettingsReply"

