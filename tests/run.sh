@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: sets up .venv with the package and its test extras, makes sure
-# Chromium is there for the end-to-end tests, then runs the whole suite.
+# Chromium is there for the end-to-end tests and ESLint for the JavaScript, then runs
+# the whole suite (the JavaScript's own tests and lint run in it, tests/unit/test_extension_js.py).
 #   bash tests/run.sh            all tests (unit, protocol, e2e in real Chromium)
 #   bash tests/run.sh -k vault   extra arguments go to pytest
 set -euo pipefail
@@ -26,6 +27,18 @@ if [ ! -x "$CHROMIUM" ]; then
              "or set WHITEBOARD_CHROMIUM to a Chromium binary." >&2
         exit 1
     fi
+fi
+
+# The extension's JavaScript is linted with ESLint, installed with npm into
+# tools/eslint/node_modules (git-ignored); tests/unit/test_extension_js.py runs it and
+# node's test runner on tests/js. Node 20 or later is needed.
+if ! command -v npm >/dev/null; then
+    echo "node and npm are missing: install Node.js 20 or later (sudo apt-get install nodejs npm)." >&2
+    exit 1
+fi
+if [ ! -x tools/eslint/node_modules/.bin/eslint ] || \
+        [ tools/eslint/package-lock.json -nt tools/eslint/node_modules/.package-lock.json ]; then
+    npm ci --prefix tools/eslint --no-audit --no-fund --loglevel=error
 fi
 
 exec "$VENV/bin/python" -m pytest "$@"

@@ -3,12 +3,12 @@
 // read whenever the port (re)connects; router.js takes `memory_on` from every chat reply.
 import { mirrorSite } from "../memory/mirror.js";
 
-const { SITES } = globalThis.whiteboardSites;
+const { allHosts } = globalThis.Whiteboard.sites;
 
 export function mirrorOnConnect(port) {
   port.onStatus((status) => {
     if (status.state !== "connected") return;
-    for (const hostname of Object.values(SITES).flatMap((site) => site.hosts)) {
+    for (const hostname of allHosts()) {
       port.request({ type: "site.settings", site: hostname }, { timeoutMs: 5000 })
         .then((reply) => reply.ok && mirrorSite(hostname, reply.long_term && !reply.paused))
         .catch(() => {});

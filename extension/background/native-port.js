@@ -5,8 +5,7 @@
 export const HOST_NAME = "com.whiteboard.host";
 export const DEFAULT_TIMEOUT_MS = 1000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 5000, 10000, 30000];
-
-const failure = (code, message) => ({ ok: false, error: { code, message } });
+const { failure } = globalThis.Whiteboard.wire;
 
 export class NativePort {
   constructor(hostName = HOST_NAME) {

@@ -7,8 +7,9 @@
 import { mirrorSite } from "../memory/mirror.js";
 
 const EXTENSION_ORIGIN = `chrome-extension://${chrome.runtime.id}`;
-const { siteFor } = globalThis.whiteboardSites;
-const settingsStore = globalThis.whiteboardSettings;
+const { siteFor } = globalThis.Whiteboard.sites;
+const settingsStore = globalThis.Whiteboard.settings;
+const { failure, tabKey, parseKey, STORAGE, KIND, STREAM_PORT } = globalThis.Whiteboard.wire;
 
 // What a content script may ask the host. "tab": the worker sets `key` to the sender's tab;
 // "chat": the same, and only from the chat site it names; "plain": no key.
@@ -24,8 +25,6 @@ export const CONTENT_SCRIPT_TYPES = {
   "ask.start": "tab",
   "ask.cancel": "plain",
 };
-
-const failure = (code, message) => ({ ok: false, error: { code, message } });
 
 export function senderKind(sender) {
   if (!sender || sender.id !== chrome.runtime.id) return null;
@@ -65,8 +64,9 @@ export class Router {
     if (rule === "plain") return { message };
     const vetted = { ...message, key: await this.tabs.use(sender.tab.id, hostname) };
     if (rule === "chat") {
+      // On the wire a chat message's `site` is its page's host name (docs/protocol.md).
       const site = siteFor(hostname);
-      if (!site || site !== message.site) return { reply: failure("forbidden", "chat messages come only from their chat site") };
+      if (!site || hostname !== message.site) return { reply: failure("forbidden", "chat messages come only from their chat site") };
       if (!settings.sites[site]) return { reply: failure("forbidden", "Whiteboard is turned off for this chat site") };
     }
     return { message: vetted };
@@ -81,12 +81,12 @@ export class Router {
     }
     if (answer.ok && typeof answer.memory_on === "boolean" && message.type.startsWith("chat.")) {
       // Not awaited: off the send path.
-      mirrorSite(message.key.slice(0, message.key.lastIndexOf(":")), answer.memory_on).catch(() => {});
+      mirrorSite(parseKey(message.key).hostname, answer.memory_on).catch(() => {});
     }
     return answer;
   }
 
-  // chrome.runtime.onMessage: {kind: "host", message, timeoutMs?} and the worker's own kinds.
+  // chrome.runtime.onMessage: {kind: KIND.host, message, timeoutMs?} and the worker's own kinds.
   onMessage(envelope, sender, sendResponse) {
     const kind = senderKind(sender);
     if (!kind || !envelope || typeof envelope !== "object") return false;
@@ -95,15 +95,15 @@ export class Router {
       return true; // the response is sent asynchronously
     };
     switch (envelope.kind) {
-      case "host":
+      case KIND.host:
         return answer(this.handleHost(kind, sender, envelope));
-      case "page-status": // a content script reports what it found on its page
+      case KIND.pageStatus:
         if (kind !== "content") return false;
         return answer(this.pageStatus(sender, envelope));
-      case "status": // extension pages: connection and a tab's page status
+      case KIND.status:
         if (kind !== "page") return false;
         return answer(this.status(envelope.tabId));
-      case "reconnect":
+      case KIND.reconnect:
         if (kind !== "page") return false;
         this.port.reconnectNow();
         return answer(Promise.resolve({ ok: true }));
@@ -121,16 +121,16 @@ export class Router {
 
   async status(tabId) {
     const page = Number.isInteger(tabId) ? await this.pages.get(tabId) : null;
-    const key = Number.isInteger(tabId) && page ? `${page.hostname}:${tabId}` : null;
+    const key = Number.isInteger(tabId) && page ? tabKey(page.hostname, tabId) : null;
     return { ok: true, connection: this.port.status(), page, key };
   }
 
-  // chrome.runtime.onConnect "whiteboard-stream": post {message, timeoutMs}; every host
+  // chrome.runtime.onConnect STREAM_PORT: post {message, timeoutMs}; every host
   // event for that request, then its reply, come back on the port. Posting {cancel: true},
   // or closing the port, sends the host `ask.cancel` for the request in flight (the sender
   // never needs the host's request id, so a stop works before the first event too).
   onConnect(port) {
-    if (port.name !== "whiteboard-stream") return;
+    if (port.name !== STREAM_PORT) return;
     const kind = senderKind(port.sender);
     if (!kind) {
       port.disconnect();
@@ -164,9 +164,9 @@ export class Router {
 // A cleared tab's page must not record the turns it still shows (a reply that was
 // about to be captured, say) back into the empty session: tell it they are done with.
 async function notifyCleared(key) {
-  const tabIds = key ? [Number(key.slice(key.lastIndexOf(":") + 1))] : (await chrome.tabs.query({})).map((t) => t.id);
+  const tabIds = key ? [parseKey(key)?.tabId] : (await chrome.tabs.query({})).map((t) => t.id);
   for (const tabId of tabIds.filter(Number.isInteger)) {
-    chrome.tabs.sendMessage(tabId, { kind: "session-cleared" }).catch(() => {}); // a tab without our script
+    chrome.tabs.sendMessage(tabId, { kind: KIND.sessionCleared }).catch(() => {}); // a tab without our script
   }
 }
 
@@ -178,14 +178,14 @@ function timeoutOf(envelope) {
 // What each tab's content script found (site, adapter state), for the popup.
 export class PageStatus {
   async get(tabId) {
-    return (await chrome.storage.session.get(`page:${tabId}`))[`page:${tabId}`] || null;
+    return (await chrome.storage.session.get(STORAGE.page(tabId)))[STORAGE.page(tabId)] || null;
   }
 
   async set(tabId, status) {
-    await chrome.storage.session.set({ [`page:${tabId}`]: status });
+    await chrome.storage.session.set({ [STORAGE.page(tabId)]: status });
   }
 
   listen() {
-    chrome.tabs.onRemoved.addListener((tabId) => chrome.storage.session.remove(`page:${tabId}`));
+    chrome.tabs.onRemoved.addListener((tabId) => chrome.storage.session.remove(STORAGE.page(tabId)));
   }
 }

@@ -2,9 +2,8 @@
 // moves to another domain gets its session cleared on the host (DESIGN §4).
 // The map lives in chrome.storage.session so it outlives a restart of this worker.
 
-const STORE = "tabHosts";
-
-export const tabKey = (hostname, tabId) => `${hostname}:${tabId}`;
+const { tabKey, STORAGE, KIND } = globalThis.Whiteboard.wire;
+const STORE = STORAGE.tabHosts;
 
 export class TabSessions {
   constructor(request) {
@@ -56,7 +55,7 @@ export class TabSessions {
     if (!(await this.load()).has(tabId)) return;
     let where = null;
     try {
-      where = await chrome.tabs.sendMessage(tabId, { kind: "where" }, { frameId: 0 });
+      where = await chrome.tabs.sendMessage(tabId, { kind: KIND.where }, { frameId: 0 });
     } catch { /* no content script of ours in that tab */ }
     if (where && typeof where.hostname === "string") await this.navigated(tabId, where.hostname);
     else await this.closed(tabId);

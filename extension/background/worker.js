@@ -1,8 +1,9 @@
 // The service worker: one native port to the host, the message router, tab sessions.
-// globalThis.whiteboard.request(message, {timeoutMs}) is the host API for extension code
+// Whiteboard.worker.request(message, {timeoutMs}) is the host API for extension code
 // running here (and for tests through the worker's console).
-import "../shared/settings.js";
 import "../shared/sites.js";
+import "../shared/wire.js";
+import "../shared/settings.js";
 import { mirrorOnConnect } from "./memory-mirror.js";
 import { NativePort } from "./native-port.js";
 import { PageStatus, Router } from "./router.js";
@@ -23,7 +24,7 @@ pages.listen();
 mirrorOnConnect(port);
 port.connect();
 
-globalThis.whiteboard = Object.freeze({
+globalThis.Whiteboard.worker = Object.freeze({
   request,
   status: () => port.status(),
   reconnect: () => port.reconnectNow(),

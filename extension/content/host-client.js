@@ -4,11 +4,11 @@
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.host) return;
+  const { failure, KIND, STREAM_PORT } = W.wire;
 
   const DEFAULT_TIMEOUT_MS = 1000;
   // The worker enforces the time limit; this guard covers a worker that cannot answer at all.
   const GUARD_MS = 300;
-  const failure = (code, message) => ({ ok: false, error: { code, message } });
 
   function request(message, { timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
     return new Promise((resolve) => {
@@ -18,7 +18,7 @@
         resolve(reply && typeof reply === "object" ? reply : failure("unavailable", "the extension did not answer"));
       };
       try {
-        chrome.runtime.sendMessage({ kind: "host", message, timeoutMs }).then(done, (err) => done(failure("unavailable", String(err && err.message || err))));
+        chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs }).then(done, (err) => done(failure("unavailable", String(err && err.message || err))));
       } catch (err) {
         done(failure("unavailable", String(err && err.message || err))); // extension reloaded: context invalidated
       }
@@ -32,7 +32,7 @@
     return new Promise((resolve) => {
       let port;
       try {
-        port = chrome.runtime.connect({ name: "whiteboard-stream" });
+        port = chrome.runtime.connect({ name: STREAM_PORT });
       } catch (err) {
         resolve(failure("unavailable", String(err && err.message || err)));
         return;

@@ -4,14 +4,15 @@
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.page) return;
-  const settingsStore = globalThis.whiteboardSettings;
+  const settingsStore = W.settings;
+  const { KIND } = W.wire;
   const hostname = location.hostname;
   const listeners = new Set();
   const engageHooks = [];
 
   const page = {
     hostname,
-    site: globalThis.whiteboardSites.siteFor(hostname),
+    site: W.sites.siteFor(hostname),
     settings: settingsStore.normalise(null),
     get paused() {
       return settingsStore.isPaused(this.settings, hostname);
@@ -33,7 +34,7 @@
     // Tell the worker what this page is (for the popup, and to clear the tab's old session
     // when the tab moved here from another domain).
     report(adapter = null) {
-      W.host.notify({ kind: "page-status", adapter });
+      W.host.notify({ kind: KIND.pageStatus, adapter });
     },
   };
   page.ready = settingsStore.load().then((settings) => {
@@ -46,7 +47,7 @@
   W.page = page;
   // The worker asks where this tab is when a page finishes loading (background/tab-sessions.js).
   chrome.runtime.onMessage.addListener((envelope, sender, sendResponse) => {
-    if (sender.id !== chrome.runtime.id || !envelope || envelope.kind !== "where") return false;
+    if (sender.id !== chrome.runtime.id || !envelope || envelope.kind !== KIND.where) return false;
     sendResponse({ hostname });
     return false;
   });

@@ -1,14 +1,15 @@
 // The memory manager: search, edit, pin, delete, export, import and wipe long-term memories.
-// Everything goes to the host through the service worker ({kind: "host"}). Memory text
+// Everything goes to the host through the service worker (KIND.host). Memory text
 // is only ever set as textContent / value: a memory holding HTML shows as text.
 const $ = (id) => document.getElementById(id);
+const { KIND } = globalThis.Whiteboard.wire;
 const PAGE = 50;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 let offset = 0;
 let total = 0;
 
 async function host(message, timeoutMs = 5000) {
-  const reply = await chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
+  const reply = await chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs });
   if (!reply || !reply.ok) {
     const error = (reply && reply.error) || { message: "no answer from the Whiteboard host" };
     throw new Error(error.message);
@@ -21,7 +22,7 @@ function say(text, isError = false) {
   $("status").className = isError ? "error" : "";
 }
 
-function when(seconds) {
+function monthOf(seconds) {
   const d = new Date(seconds * 1000);
   return `${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
 }
@@ -30,7 +31,7 @@ function row(memory) {
   const item = $("row").content.firstElementChild.cloneNode(true);
   const q = (sel) => item.querySelector(sel);
   q(".type").textContent = memory.type;
-  q(".when").textContent = when(memory.updated_at);
+  q(".when").textContent = monthOf(memory.updated_at);
   q(".site").textContent = memory.site ? `from ${memory.site}` : "";
   q(".used").textContent = memory.usage_count ? `used ${memory.usage_count}×` : "";
   q(".text").textContent = memory.text;
@@ -61,7 +62,7 @@ function row(memory) {
     const list = q(".history");
     list.replaceChildren(...(full.old_texts.length ? full.old_texts : [null]).map((old) => {
       const li = document.createElement("li");
-      li.textContent = old ? `${old.text} (until ${when(old.replaced_at)})` : "No earlier texts.";
+      li.textContent = old ? `${old.text} (until ${monthOf(old.replaced_at)})` : "No earlier texts.";
       return li;
     }));
     list.hidden = !list.hidden;

@@ -1,6 +1,9 @@
 // "Meanings indexed 3,200 / 10,000": how far the host's meaning (embedding) index is, from
 // memory.status, polled while it is indexing. Used by the memory page (#meanings, attached
 // on load) and the popup's memory section (watchMeanings on its own node).
+import "../shared/wire.js";
+
+const { KIND } = globalThis.Whiteboard.wire;
 const POLL_MS = 2000;
 const number = new Intl.NumberFormat("en");
 
@@ -21,7 +24,7 @@ export function watchMeanings(node) {
   let timer = null;
   let stopped = false;
   async function poll() {
-    const reply = await chrome.runtime.sendMessage({ kind: "host", message: { type: "memory.status" }, timeoutMs: 5000 })
+    const reply = await chrome.runtime.sendMessage({ kind: KIND.host, message: { type: "memory.status" }, timeoutMs: 5000 })
       .catch(() => null);
     if (stopped) return;
     if (!reply || !reply.ok) {

@@ -1,10 +1,12 @@
 // The extension's mirror of which sites have long-term memory on (and not paused):
-// {memorySites: {hostname: true}} in chrome.storage.local. The host holds the choice
+// {memorySites: {hostname: true}} in chrome.storage.local (Whiteboard.wire.STORAGE). The host holds the choice
 // (site.settings), and every browser on the machine shares it; the mirror lets the chat
 // page's content script show the memory preview at once without asking the host
 // (content/chat/memory-preview.js). Written when an extension page reads or changes a
 // site's settings, and by the worker when the host connects and from every chat reply.
-export const MIRROR_KEY = "memorySites";
+import "../shared/wire.js";
+
+const MIRROR_KEY = globalThis.Whiteboard.wire.STORAGE.memorySites;
 
 let writes = Promise.resolve(); // one read-modify-write at a time, or two sites' updates could race
 

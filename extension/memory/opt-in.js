@@ -3,7 +3,8 @@
 // content scripts' copy of it up to date.
 import { mirrorSite } from "./mirror.js";
 
-const host = (message) => chrome.runtime.sendMessage({ kind: "host", message, timeoutMs: 5000 });
+const { KIND } = globalThis.Whiteboard.wire;
+const host = (message) => chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs: 5000 });
 
 // The host's settings for a site, {ok, site, long_term, paused} or {ok: false, error};
 // a change (`long_term` given) is mirrored once the host has it.

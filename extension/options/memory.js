@@ -4,7 +4,8 @@
 import { MANAGER_URL, siteMemory } from "../memory/opt-in.js";
 
 const section = document.getElementById("long-term-memory");
-const { SITES } = globalThis.whiteboardSites;
+const { SITES } = globalThis.Whiteboard.sites;
+const { KIND } = globalThis.Whiteboard.wire;
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -48,7 +49,7 @@ async function row(hostname, label) {
 }
 
 async function pinnedSetting(change) {
-  const reply = await chrome.runtime.sendMessage({ kind: "host", timeoutMs: 5000,
+  const reply = await chrome.runtime.sendMessage({ kind: KIND.host, timeoutMs: 5000,
     message: { type: "memory.settings", ...(change === undefined ? {} : { pinned_tokens: change }) } });
   if (!reply || !reply.ok) {
     status.textContent = reply?.error?.message ?? "no answer from the Whiteboard host";

@@ -6,7 +6,8 @@
 const section = document.getElementById("model");
 const TEST_TIMEOUT_MS = 60000; // a local model may load on its first request
 
-const host = (message, timeoutMs = 5000) => chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
+const { KIND, REASON } = globalThis.Whiteboard.wire;
+const host = (message, timeoutMs = 5000) => chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs });
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -77,7 +78,7 @@ async function save(extra = {}) {
                     model: ui.model.value.trim(), ...extra };
   if (ui.apiKey.value.trim()) message.api_key = ui.apiKey.value.trim();
   let reply = await host(message);
-  if (!reply.ok && reply.error.reason === "insecure_url" && confirmInsecure(message.base_url)) {
+  if (!reply.ok && reply.error.reason === REASON.insecureUrl && confirmInsecure(message.base_url)) {
     reply = await host({ ...message, allow_insecure: true });
   }
   if (!reply.ok) {

@@ -1,7 +1,7 @@
 // Options: the token budget for injected context, which chat sites are handled, and the
 // sites paused from the popup. Stored in chrome.storage.local (no chat content).
-const settingsStore = globalThis.whiteboardSettings;
-const { SITES } = globalThis.whiteboardSites;
+const settingsStore = globalThis.Whiteboard.settings;
+const { SITES } = globalThis.Whiteboard.sites;
 const $ = (id) => document.getElementById(id);
 
 function render(settings) {

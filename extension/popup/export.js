@@ -10,7 +10,9 @@ const IMPORT_MS = 15000;
 // The toolbar popup closes when a file chooser takes focus, so there Import opens this
 // page in a tab (`?tab=<id>`, as the popup does for a given tab) where the chooser works.
 const IN_TAB = new URLSearchParams(location.search).has("tab");
-const host = (message, timeoutMs) => chrome.runtime.sendMessage({ kind: "host", message, timeoutMs });
+const { parseKey, KIND } = globalThis.Whiteboard.wire;
+const { SITES } = globalThis.Whiteboard.sites;
+const host = (message, timeoutMs) => chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs });
 
 let tab = { key: null, page: null, connected: false };
 let shown = null; // the document whose costs are on screen; Export saves this one
@@ -83,7 +85,8 @@ async function load() {
   if (!tab.connected) return setState("unavailable", "Export needs the Whiteboard host (see above).");
   if (!tab.key) return setState("empty", "Whiteboard does not run on this page: nothing to export.");
   setState("loading", "Counting the tiers…");
-  const reply = await host({ type: "vbrief.export", key: tab.key }, EXPORT_MS);
+  const site = SITES[tab.page.site]; // the document names the chat site as the sites table labels it
+  const reply = await host({ type: "vbrief.export", key: tab.key, ...(site ? { agent: site.label } : {}) }, EXPORT_MS);
   if (mine !== generation) return;
   if (reply.ok) {
     shown = reply.document;
@@ -144,7 +147,7 @@ function answer(replace) {
 }
 
 function openInTab() {
-  const tabId = tab.key.slice(tab.key.lastIndexOf(":") + 1);
+  const { tabId } = parseKey(tab.key);
   chrome.tabs.create({ url: chrome.runtime.getURL(`popup/popup.html?tab=${tabId}`) });
   window.close();
 }

@@ -1,10 +1,10 @@
-// The popup's "Continue in Claude" (on a ChatGPT tab) / "Continue in ChatGPT" (on a Claude
-// tab), DESIGN §7: the page records the conversation shown, the host writes the handoff
-// note (handoff.summary: by the model if one is configured, else extractively), and the
-// worker opens the other site with the note in its composer. Nothing is sent: the user
+// The popup's "Continue in <site>" on a chat site's tab (the target is the site's
+// `handoffTo` in shared/sites.js), DESIGN §7: the page records the conversation shown, the
+// host writes the handoff note (handoff.summary: by the model if one is configured, else
+// extractively), and the worker opens the target site with the note in its composer. Nothing is sent: the user
 // reads it and sends it. Renders into <section id="handoff">.
-const { SITES } = globalThis.whiteboardSites;
-const OTHER = { chatgpt: "claude", claude: "chatgpt" };
+const { SITES } = globalThis.Whiteboard.sites;
+const { KIND } = globalThis.Whiteboard.wire;
 const NOTE_TIMEOUT_MS = 120000; // a local model may take a while to write the note
 const section = document.getElementById("handoff");
 
@@ -24,7 +24,7 @@ function element(tag, props = {}) {
 // The page records what it shows (the click is the user's act); a page that cannot
 // answer (its content script is gone) still leaves what the host already holds.
 function engage(tabId) {
-  const asked = chrome.tabs.sendMessage(tabId, { kind: "engage" }).catch(() => null);
+  const asked = chrome.tabs.sendMessage(tabId, { kind: KIND.engage }).catch(() => null);
   return Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 3000))]);
 }
 
@@ -32,7 +32,7 @@ async function continueIn(tabId, key, target, button, status) {
   button.disabled = true;
   status.textContent = "Writing the handoff note…";
   await engage(tabId);
-  const note = await worker({ kind: "host", message: { type: "handoff.summary", key }, timeoutMs: NOTE_TIMEOUT_MS });
+  const note = await worker({ kind: KIND.host, message: { type: "handoff.summary", key }, timeoutMs: NOTE_TIMEOUT_MS });
   if (!note.ok) {
     button.disabled = false;
     status.textContent = note.error.code === "not_found"
@@ -40,7 +40,7 @@ async function continueIn(tabId, key, target, button, status) {
       : `Could not write the handoff note: ${note.error.message}`;
     return;
   }
-  const opened = await worker({ kind: "handoff-open", site: target, text: note.text });
+  const opened = await worker({ kind: KIND.handoffOpen, site: target, text: note.text });
   button.disabled = false;
   status.textContent = opened.ok
     ? `Opened ${SITES[target].label} with the note in its composer: read it, then send it yourself.`
@@ -49,9 +49,9 @@ async function continueIn(tabId, key, target, button, status) {
 
 async function render() {
   const tabId = await currentTabId();
-  const status = Number.isInteger(tabId) ? await worker({ kind: "status", tabId }) : null;
-  const site = status && status.page && status.page.site;
-  const target = OTHER[site];
+  const status = Number.isInteger(tabId) ? await worker({ kind: KIND.status, tabId }) : null;
+  const site = status && status.page && SITES[status.page.site];
+  const target = site && SITES[site.handoffTo] ? site.handoffTo : null;
   if (!target || !status.key) {
     section.hidden = true;
     return;

@@ -7,7 +7,8 @@ import { MANAGER_URL, siteMemory } from "../memory/opt-in.js";
 
 const EXTRACT_TIMEOUT_MS = 120000; // a local model may be slow; the rules answer at once
 const section = document.getElementById("memory");
-const { SITES } = globalThis.whiteboardSites;
+const { labelList } = globalThis.Whiteboard.sites;
+const { parseKey, KIND } = globalThis.Whiteboard.wire;
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -28,13 +29,9 @@ let stopMeanings = null;
 
 let current = { key: null, hostname: null, on: false };
 
-function tabOf(key) {
-  return Number(key.slice(key.lastIndexOf(":") + 1));
-}
-
 // The page records the conversation it shows first (the click is the user's act).
 function engage(tabId) {
-  const asked = chrome.tabs.sendMessage(tabId, { kind: "engage" }).catch(() => null);
+  const asked = chrome.tabs.sendMessage(tabId, { kind: KIND.engage }).catch(() => null);
   return Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 3000))]);
 }
 
@@ -51,7 +48,7 @@ async function render({ key, page, connected }) {
   toggle.disabled = true;
   extract.disabled = true;
   if (!chatSite) {
-    status.textContent = `Long-term memory works on ${Object.values(SITES).map((s) => s.label).join(" and ")}.`;
+    status.textContent = `Long-term memory works on ${labelList("and")}.`;
     return;
   }
   if (!connected) {
@@ -89,8 +86,8 @@ toggle.addEventListener("change", async () => {
 extract.addEventListener("click", async () => {
   extract.disabled = true;
   status.textContent = "Extracting…";
-  await engage(tabOf(current.key));
-  const reply = await chrome.runtime.sendMessage({ kind: "host", message: { type: "memory.extract", key: current.key, manual: true },
+  await engage(parseKey(current.key).tabId);
+  const reply = await chrome.runtime.sendMessage({ kind: KIND.host, message: { type: "memory.extract", key: current.key, manual: true },
                                                    timeoutMs: EXTRACT_TIMEOUT_MS });
   extract.disabled = !current.on;
   if (!reply.ok) {

@@ -1,14 +1,15 @@
 // The popup: connection state (with the next step when the host is missing), the current
 // tab's page and session (messages, token meter, distilled), clear this tab, clear all,
 // pause on this site. `?tab=<id>` shows a given tab (the popup opened as a page).
-const settingsStore = globalThis.whiteboardSettings;
-const { SITES } = globalThis.whiteboardSites;
+const settingsStore = globalThis.Whiteboard.settings;
+const { SITES } = globalThis.Whiteboard.sites;
+const { KIND } = globalThis.Whiteboard.wire;
 const SHOWN = 10;
 const CLIP = 240;
 const $ = (id) => document.getElementById(id);
 
 const worker = (envelope) => chrome.runtime.sendMessage(envelope);
-const host = (message) => worker({ kind: "host", message, timeoutMs: 3000 });
+const host = (message) => worker({ kind: KIND.host, message, timeoutMs: 3000 });
 
 async function currentTabId() {
   const asked = Number(new URLSearchParams(location.search).get("tab"));
@@ -90,7 +91,7 @@ function renderSession(reply) {
 let state = { tabId: null, key: null, page: null };
 
 async function refresh() {
-  const [status, settings] = await Promise.all([worker({ kind: "status", tabId: state.tabId }), settingsStore.load()]);
+  const [status, settings] = await Promise.all([worker({ kind: KIND.status, tabId: state.tabId }), settingsStore.load()]);
   state = { ...state, key: status.key, page: status.page };
   renderConnection(status.connection);
   renderPage(status.page, settings);
@@ -106,7 +107,7 @@ function notice(text) {
 
 document.addEventListener("whiteboard:popup-refresh", refresh); // a feature section changed the session
 $("retry").addEventListener("click", async () => {
-  await worker({ kind: "reconnect" });
+  await worker({ kind: KIND.reconnect });
   setTimeout(refresh, 600);
 });
 $("clear-tab").addEventListener("click", async () => {

@@ -1,10 +1,16 @@
 // User settings in chrome.storage.local, shared by the worker (imported as a module for
 // its side effect), the popup and options pages and the content scripts (classic
 // scripts): one file, so the defaults exist once. Nothing here holds chat content.
+// Needs shared/sites.js and shared/wire.js loaded first.
 (() => {
+  const W = (globalThis.Whiteboard ??= {});
+  if (W.settings) return;
+  const { SITES } = W.sites;
+  const { STORAGE } = W.wire;
   const DEFAULTS = Object.freeze({
     budget: 2000, // tokens for everything injected into one send
-    sites: Object.freeze({ chatgpt: true, claude: true }), // chat sites whose sends are handled
+    // chat sites whose sends are handled: each site's default from the sites table
+    sites: Object.freeze(Object.fromEntries(Object.values(SITES).map((site) => [site.id, site.enabled]))),
     paused: Object.freeze({}), // hostname -> true: Whiteboard does nothing on that site
   });
   const MIN_BUDGET = 100;
@@ -21,23 +27,23 @@
   }
 
   async function load() {
-    const { settings } = await chrome.storage.local.get("settings");
-    return normalise(settings);
+    const stored = await chrome.storage.local.get(STORAGE.settings);
+    return normalise(stored[STORAGE.settings]);
   }
 
   async function update(change) {
     const next = normalise(change(await load()));
-    await chrome.storage.local.set({ settings: next });
+    await chrome.storage.local.set({ [STORAGE.settings]: next });
     return next;
   }
 
   function onChange(listener) {
     chrome.storage.onChanged.addListener((changes, area) => {
-      if (area === "local" && changes.settings) listener(normalise(changes.settings.newValue));
+      if (area === "local" && changes[STORAGE.settings]) listener(normalise(changes[STORAGE.settings].newValue));
     });
   }
 
   const isPaused = (settings, hostname) => Boolean(settings.paused[hostname]);
 
-  globalThis.whiteboardSettings = Object.freeze({ DEFAULTS, MIN_BUDGET, MAX_BUDGET, normalise, load, update, onChange, isPaused });
+  W.settings = Object.freeze({ DEFAULTS, MIN_BUDGET, MAX_BUDGET, normalise, load, update, onChange, isPaused });
 })();

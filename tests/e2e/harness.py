@@ -26,11 +26,15 @@ PAGES = Path(__file__).resolve().parent / "pages"
 SIMULATOR = ROOT / "host" / "whiteboard" / "demo" / "simulator.js"
 CHROMIUM = os.environ.get("WHITEBOARD_CHROMIUM", "/usr/bin/chromium")
 SITE_URLS = {"chatgpt": "https://chatgpt.com/c/{name}", "claude": "https://claude.ai/chat/{name}"}
-CHROMIUM_ARGS = [
-    f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}", "--no-sandbox",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--no-default-browser-check",
-]
+
+
+def chromium_args(extension: Path = EXTENSION) -> list[str]:
+    return [f"--disable-extensions-except={extension}", f"--load-extension={extension}", "--no-sandbox",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-first-run", "--no-default-browser-check"]
+
+
+CHROMIUM_ARGS = chromium_args()
 
 
 def chromium_path() -> str:
@@ -57,10 +61,11 @@ def prepare_profile(root: Path, register: bool = True) -> tuple[Path, dict[str, 
     return profile, env
 
 
-def launch(playwright, root: Path, headless: bool = True, register: bool = True):
+def launch(playwright, root: Path, headless: bool = True, register: bool = True, extension: Path = EXTENSION):
+    """Chromium with `extension` (the real one unless a test built a variant: test_new_site.py)."""
     profile, env = prepare_profile(root, register)
     context = playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=chromium_path(), headless=headless, args=CHROMIUM_ARGS, env=env,
+        str(profile), executable_path=chromium_path(), headless=headless, args=chromium_args(extension), env=env,
         viewport={"width": 1280, "height": 860})
     install_routes(context)
     return context
@@ -123,15 +128,15 @@ def service_worker(context):
 
 
 def host_request(context, message: dict, timeout_ms: int = 5000) -> dict:
-    """A request through the extension's own API: globalThis.whiteboard.request in the worker."""
+    """A request through the extension's own API: globalThis.Whiteboard.worker.request in the worker."""
     return service_worker(context).evaluate(
-        "([m, t]) => globalThis.whiteboard.request(m, {timeoutMs: t})", [message, timeout_ms])
+        "([m, t]) => globalThis.Whiteboard.worker.request(m, {timeoutMs: t})", [message, timeout_ms])
 
 
 def wait_connected(context, timeout: float = 15.0) -> dict:
     deadline = time.monotonic() + timeout
     while True:
-        status = service_worker(context).evaluate("() => globalThis.whiteboard.status()")
+        status = service_worker(context).evaluate("() => globalThis.Whiteboard.worker.status()")
         if status["state"] == "connected":
             return status
         if time.monotonic() > deadline:

@@ -90,9 +90,11 @@ def test_without_a_host_export_says_the_host_is_needed(playwright):
 
 def test_popup_shows_tier_costs_and_saves_the_session_without_its_secret(browser, page):
     key = session_with_secret(browser, page)
-    reply = browser.request({"type": "vbrief.export", "key": key}, 30000)
+    # The popup names the site as the sites table labels it (the host would say chatgpt.com).
+    reply = browser.request({"type": "vbrief.export", "key": key, "agent": "ChatGPT"}, 30000)
     assert reply["ok"], reply
     expected = reply["document"]
+    assert expected["sessionSnapshot"]["sessionInfo"]["agent"] == "ChatGPT"
     tiers = expected["vBRIEFInfo"]["memoryTiers"]
     assert [t["label"] for t in tiers] == ["summary", "key facts", "todos", "learnings", "raw"]
 

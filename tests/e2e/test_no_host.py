@@ -27,7 +27,7 @@ def test_sends_go_through_unchanged_without_a_host(context):
         page.keyboard.press("Enter")
         wait_for(lambda: len(sim(page, "window.__sim.sent")) == n, timeout=2, what="the send")
         assert sim(page, "window.__sim.sent")[-1]["text"] == text
-    status = service_worker(context).evaluate("() => globalThis.whiteboard.status()")
+    status = service_worker(context).evaluate("() => globalThis.Whiteboard.worker.status()")
     assert status["state"] != "connected" and "not found" in status["lastError"].lower()
     page.close()
 

@@ -60,4 +60,4 @@ def test_host_slower_than_the_limit_the_send_goes_unchanged_after_it(browser, pa
     wait_for(lambda: len(sent(page)) == 2, what="the second send")
     assert "[Whiteboard selection · 1 passage]" in sent(page)[1]["text"]
     assert the_host(browser.root).pid == host.pid
-    assert service_worker(browser.context).evaluate("() => globalThis.whiteboard.status().state") == "connected"
+    assert service_worker(browser.context).evaluate("() => globalThis.Whiteboard.worker.status().state") == "connected"

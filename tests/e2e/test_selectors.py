@@ -2,13 +2,19 @@
 strings the extension uses (read from extension/content/chat/*.selectors.js), and the
 shared adapter framework reading the saved conversations."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 import harness
 
 CHAT = harness.EXTENSION / "content" / "chat"
-SCRIPTS = ["selector-registry.js", "chatgpt.selectors.js", "claude.selectors.js", "dom-query.js",
-           "adapter-framework.js"]
+# Every site's selectors file, as the manifest loads them (derived from the sites table).
+SELECTOR_FILES = [Path(f).name for entry in json.loads((harness.EXTENSION / "manifest.json").read_text())["content_scripts"]
+                  for f in entry["js"] if f.endswith(".selectors.js")]
+TABLES = ["selector-registry.js", *SELECTOR_FILES]
+SCRIPTS = [*TABLES, "dom-query.js", "adapter-framework.js"]
 PAGES = sorted(p.stem for p in harness.PAGES.glob("*.html"))
 SITE_OF_PAGE = {name: ("claude" if "claude" in name else "chatgpt") for name in PAGES}
 
@@ -46,7 +52,7 @@ def results(chromium):
     out = {}
     for name in PAGES:
         page.set_content((harness.PAGES / f"{name}.html").read_text(encoding="utf-8"), wait_until="domcontentloaded")
-        page.evaluate("() => { window.Whiteboard = {}; window.whiteboardSites = {siteFor: () => null}; }")
+        page.evaluate("() => { window.Whiteboard = {sites: {siteFor: () => null}}; }")
         for script in SCRIPTS:
             page.add_script_tag(content=(CHAT / script).read_text())
         out[name] = page.evaluate("""(site) => {
@@ -70,7 +76,7 @@ def entries(chromium):
     """(site, role, css, pages) for every entry in the selectors files, as the browser reads them."""
     page = chromium.new_page()
     page.evaluate("() => { window.Whiteboard = {}; }")
-    for script in SCRIPTS[:3]:
+    for script in TABLES:
         page.add_script_tag(content=(CHAT / script).read_text())
     tables = page.evaluate("() => Whiteboard.selectors.sites().map((s) => [s, Whiteboard.selectors.get(s)])")
     page.close()

@@ -179,15 +179,17 @@ def test_garbage_is_unavailable_nothing_joins_and_the_host_keeps_serving(host, f
     ask(host, 1, question="QUESTION-MARKER-55?")
     events, final = collect(host, 1)
     assert final["ok"] is False and final["error"]["code"] == "unavailable"
+    assert final["error"]["reason"] == "model_unavailable"  # what the ask box branches on
     assert words in final["error"]["message"] and "QUESTION-MARKER" not in final["error"]["message"]
     assert host.request("session.get", key=KEY)["ok"] is False
     assert host.request("ping")["ok"]
+    assert "reason" not in host.request("session.get", key=KEY)["error"]  # only where the UI branches
 
 
 def test_no_model_is_unavailable_and_says_where_to_configure_one(tmp_path):
     with HostProcess(env=isolated_env(tmp_path / "env")) as host:
         reply_ = host.request("ask.start", key=KEY, question="Hi?")
-    assert reply_["error"]["code"] == "unavailable"
+    assert reply_["error"]["code"] == "unavailable" and reply_["error"]["reason"] == "no_model"
     assert "options page" in reply_["error"]["message"] and "whiteboard config" in reply_["error"]["message"]
 
 

@@ -30,7 +30,7 @@ def add(host, text, kind="preference"):
 
 
 def send(host, key, draft, site=None, **fields):
-    site = site or ("chatgpt" if key.startswith("chatgpt") else "claude")
+    site = site or key.split(":", 1)[0]  # on the wire a site is its host name
     return ok(host.request("chat.prepare_send", key=key, site=site, draft=draft, **fields))
 
 
@@ -90,10 +90,10 @@ def test_no_memories_on_a_site_that_did_not_opt_in_or_paused(mem_host):
     ok(host.request("site.settings", site="chatgpt.com", paused=True))
     reply = send(host, GPT, DRAFT)
     assert reply["injected"] is False and reply["text"] == DRAFT and reply["memory_on"] is False
-    attached = ok(host.request("chat.attach", key=GPT, site="chatgpt", turns=[{"role": "user", "content": "Hi"}]))
+    attached = ok(host.request("chat.attach", key=GPT, site="chatgpt.com", turns=[{"role": "user", "content": "Hi"}]))
     assert attached["memory_on"] is False
     ok(host.request("site.settings", site="chatgpt.com", paused=False))
-    attached = ok(host.request("chat.attach", key=GPT, site="chatgpt", turns=[{"role": "user", "content": "Hi"}]))
+    attached = ok(host.request("chat.attach", key=GPT, site="chatgpt.com", turns=[{"role": "user", "content": "Hi"}]))
     assert attached["memory_on"] is True
     time.sleep(0.3)
     assert usage(host, memory_id) == 0
@@ -147,13 +147,13 @@ def test_selection_and_memories_together(mem_host):
 def test_preview_shows_what_a_send_would_add_and_records_nothing(mem_host):
     host = mem_host
     memory_id = add(host, FACT)
-    off = ok(host.request("chat.preview", key=GPT, site="chatgpt", draft=DRAFT))
+    off = ok(host.request("chat.preview", key=GPT, site="chatgpt.com", draft=DRAFT))
     assert off["enabled"] is False and off["memories"] == [] and off["block"] == ""
     opt_in(host, "chatgpt.com")
-    seen = ok(host.request("chat.preview", key=GPT, site="chatgpt", draft=DRAFT))
+    seen = ok(host.request("chat.preview", key=GPT, site="chatgpt.com", draft=DRAFT))
     assert seen["enabled"] is True and seen["tokens"] > 5
     assert seen["memories"] == [{"memory_id": memory_id, "type": "preference", "text": FACT, "pinned": False}]
-    none = ok(host.request("chat.preview", key=GPT, site="chatgpt", draft="What is the weather like?"))
+    none = ok(host.request("chat.preview", key=GPT, site="chatgpt.com", draft="What is the weather like?"))
     assert none["enabled"] is True and none["memories"] == [] and none["block"] == ""
     time.sleep(0.3)
     assert host.request("session.get", key=GPT)["error"]["code"] == "not_found"  # no session was made
@@ -168,7 +168,7 @@ def test_memory_html_is_injected_as_the_literal_characters(mem_host):
     add(host, HTML)
     reply = send(host, CLAUDE, "Which headings suit TypeScript docs?")
     assert f"] {HTML}\n" in reply["text"]
-    preview = ok(host.request("chat.preview", key=CLAUDE, site="claude", draft="Which headings suit TypeScript docs?"))
+    preview = ok(host.request("chat.preview", key=CLAUDE, site="claude.ai", draft="Which headings suit TypeScript docs?"))
     assert preview["memories"][0]["text"] == HTML
 
 
@@ -178,7 +178,7 @@ def test_a_block_in_captured_turns_is_stripped_so_memories_never_feed_on_themsel
     add(host, FACT)
     injected = send(host, GPT, DRAFT)["text"]
     # The page later shows the sent message with its block; attaching it records nothing new.
-    reply = ok(host.request("chat.attach", key=GPT, site="chatgpt",
+    reply = ok(host.request("chat.attach", key=GPT, site="chatgpt.com",
                             turns=[{"role": "user", "content": injected}, {"role": "assistant", "content": "Sure."}]))
     assert reply["recorded"] == 1
     assert user_turns(host, GPT) == [DRAFT]
@@ -189,9 +189,9 @@ def test_a_key_that_names_no_host_gets_no_memories_and_the_send_still_goes(mem_h
     host = mem_host
     opt_in(host, "chatgpt.com")
     add(host, FACT)
-    reply = send(host, "not_a_host!:3", DRAFT, site="chatgpt")
+    reply = send(host, "not_a_host!:3", DRAFT)
     assert reply["text"] == DRAFT and reply["injected"] is False
-    preview = ok(host.request("chat.preview", key="not_a_host!:3", site="chatgpt", draft=DRAFT))
+    preview = ok(host.request("chat.preview", key="not_a_host!:3", site="not_a_host!", draft=DRAFT))
     assert preview["enabled"] is False
 
 
@@ -205,7 +205,7 @@ def test_bad_fields_are_refused_and_nothing_is_recorded(mem_host, fields, where)
     for kind in ("chat.prepare_send", "chat.preview"):
         if kind == "chat.preview" and "memories" in fields:
             continue
-        message = {"key": GPT, "site": "chatgpt", "draft": "I prefer TypeScript", **fields}
+        message = {"key": GPT, "site": "chatgpt.com", "draft": "I prefer TypeScript", **fields}
         reply = host.request(kind, **message)
         assert reply["ok"] is False and reply["error"]["code"] == "bad_request", reply
         assert where in reply["error"]["message"]
@@ -218,7 +218,7 @@ def test_preview_with_an_unreadable_vault_says_why_and_the_send_still_goes(env, 
         add(host, FACT)
     (tmp_path / "config" / "whiteboard" / "secret.key").unlink()
     with HostProcess(env=env) as host:
-        preview = ok(host.request("chat.preview", key=GPT, site="chatgpt", draft=DRAFT))
+        preview = ok(host.request("chat.preview", key=GPT, site="chatgpt.com", draft=DRAFT))
         assert preview["enabled"] is True and preview["memories"] == [] and "key" in preview["note"]
         reply = send(host, GPT, DRAFT)
         assert reply["text"] == DRAFT and reply["injected"] is False
@@ -253,7 +253,7 @@ def test_captured_messages_start_the_extraction_window_on_opted_in_sites(quick_e
 def test_preview_starts_no_extraction(quick_env):
     with HostProcess(env=quick_env) as host:
         opt_in(host, "chatgpt.com")
-        ok(host.request("chat.preview", key=GPT, site="chatgpt", draft="I prefer TypeScript for all my projects."))
+        ok(host.request("chat.preview", key=GPT, site="chatgpt.com", draft="I prefer TypeScript for all my projects."))
         time.sleep(1.5)
         assert memory_texts(host) == []
 
@@ -261,7 +261,7 @@ def test_preview_starts_no_extraction(quick_env):
 def test_redacted_kinds_reach_the_vbrief_export(mem_host):
     host = mem_host
     send(host, GPT, "Deploy with sk-proj-abcdefghijklmnopqrstuvwx please")
-    ok(host.request("chat.attach", key=GPT, site="chatgpt",
+    ok(host.request("chat.attach", key=GPT, site="chatgpt.com",
                     turns=[{"role": "assistant", "content": "Mail me at someone@example.com <private>x</private>"}]))
     assert "sk-proj" not in user_turns(host, GPT)[0]
     observations = ok(host.request("vbrief.export", key=GPT))["document"]["sessionSnapshot"]["observations"]
@@ -274,7 +274,7 @@ def test_usage_queued_when_the_browser_closes_the_port_is_written(env):
     opt_in(host, "chatgpt.com")
     memory_id = add(host, FACT)
     # The send and the end of input arrive together: the host exits right after replying.
-    host.send({"id": "send", "type": "chat.prepare_send", "key": GPT, "site": "chatgpt", "draft": DRAFT})
+    host.send({"id": "send", "type": "chat.prepare_send", "key": GPT, "site": "chatgpt.com", "draft": DRAFT})
     assert host.close() == 0
     with HostProcess(env=env) as again:
         assert usage(again, memory_id) == 1

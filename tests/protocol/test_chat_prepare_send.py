@@ -10,7 +10,7 @@ KEY = "chatgpt.com:41"
 
 
 def prepare(host, draft, **fields):
-    reply = host.request("chat.prepare_send", key=fields.pop("key", KEY), site=fields.pop("site", "chatgpt"),
+    reply = host.request("chat.prepare_send", key=fields.pop("key", KEY), site=fields.pop("site", "chatgpt.com"),
                          draft=draft, **fields)
     assert reply["ok"], reply
     return reply
@@ -163,6 +163,7 @@ def test_html_in_a_selection_is_returned_as_literal_text(host):
 
 @pytest.mark.parametrize("fields,needle", [
     ({"site": "gemini"}, "site"),
+    ({"site": "claude.ai"}, "site"),  # not the key's host
     ({"site": ""}, "site"),
     ({"draft": 5}, "draft"),
     ({"key": "no colon"}, "key"),
@@ -171,7 +172,7 @@ def test_html_in_a_selection_is_returned_as_literal_text(host):
 ])
 def test_bad_fields_get_bad_request_naming_the_field_and_lose_nothing(host, fields, needle):
     host.request("session.add", key=KEY, role="user", source="selection", content="keep me")
-    base = {"key": KEY, "site": "chatgpt", "draft": "hi"}
+    base = {"key": KEY, "site": "chatgpt.com", "draft": "hi"}
     reply = host.request("chat.prepare_send", **{**base, **fields})
     assert reply["ok"] is False and reply["error"]["code"] == "bad_request"
     assert needle in reply["error"]["message"]
@@ -180,13 +181,30 @@ def test_bad_fields_get_bad_request_naming_the_field_and_lose_nothing(host, fiel
     assert "> keep me" in prepare(host, "now")["text"]
 
 
-def test_unknown_site_message_names_the_allowed_sites(host):
-    reply = host.request("chat.prepare_send", key=KEY, site="bard", draft="hi")
-    assert "chatgpt" in reply["error"]["message"] and "claude" in reply["error"]["message"]
+def test_a_site_other_than_the_keys_host_names_the_host_expected(host):
+    reply = host.request("chat.prepare_send", key=KEY, site="bard.example", draft="hi")
+    assert reply["error"]["code"] == "bad_request" and "'chatgpt.com'" in reply["error"]["message"]
+
+
+def test_any_host_name_is_a_chat_site_the_host_has_no_list_of_them(host):
+    # The extension's sites table decides which hosts are chat sites (docs/extension.md).
+    reply = prepare(host, "Hello from a new site", key="chat.example:9", site="chat.example")
+    assert reply["text"] == "Hello from a new site"
+    attached = host.request("chat.attach", key="chat.example:9", site="chat.example",
+                            turns=[{"role": "assistant", "content": "Hi"}])
+    assert attached["ok"] and attached["count"] == 2
+
+
+@pytest.mark.parametrize("kind", ["chat.prepare_send", "chat.attach", "chat.preview"])
+@pytest.mark.parametrize("site,key", [("chatgpt", KEY), ("claude", "claude.ai:3")])
+def test_the_old_site_ids_are_accepted_for_one_release(host, kind, site, key):
+    fields = {"turns": [{"role": "user", "content": "old form"}]} if kind == "chat.attach" else {"draft": "old form"}
+    reply = host.request(kind, key=key, site=site, **fields)
+    assert reply["ok"], reply
 
 
 def test_a_draft_that_is_only_a_whiteboard_block_is_refused(host):
-    reply = host.request("chat.prepare_send", key=KEY, site="claude",
+    reply = host.request("chat.prepare_send", key=KEY, site="chatgpt.com",
                          draft="---\n[Whiteboard selection · 1 passage]\n> x\n---")
     assert reply["ok"] is False and reply["error"]["code"] == "bad_request"
     assert host.request("session.get", key=KEY)["ok"] is False  # nothing recorded
@@ -195,9 +213,9 @@ def test_a_draft_that_is_only_a_whiteboard_block_is_refused(host):
 def test_attach_records_shown_turns_once_even_after_a_reload(host):
     turns = [{"role": "user", "content": "yes"}, {"role": "assistant", "content": "Done."},
              {"role": "user", "content": "yes"}]
-    first = host.request("chat.attach", key=KEY, site="chatgpt", turns=turns)
+    first = host.request("chat.attach", key=KEY, site="chatgpt.com", turns=turns)
     assert first["ok"] and first["recorded"] == 3 and first["count"] == 3
-    again = host.request("chat.attach", key=KEY, site="chatgpt",
+    again = host.request("chat.attach", key=KEY, site="chatgpt.com",
                          turns=[*turns, {"role": "assistant", "content": "New reply"}])
     assert again["recorded"] == 1 and again["count"] == 4
     assert [c for _, _, c in messages(host)] == ["yes", "Done.", "yes", "New reply"]
@@ -207,11 +225,11 @@ def test_attach_strips_blocks_so_a_sent_message_matches_its_record(host):
     sent = prepare(host, "Plan my week")
     host.request("session.add", key=KEY, role="user", source="selection", content="Monday: dentist")
     shown = prepare(host, "And Tuesday?")["text"]
-    reply = host.request("chat.attach", key=KEY, site="chatgpt",
+    reply = host.request("chat.attach", key=KEY, site="chatgpt.com",
                          turns=[{"role": "user", "content": sent["text"]}, {"role": "user", "content": shown}])
     assert reply["recorded"] == 0
 
 
 def test_attach_rejects_unknown_roles(host):
-    reply = host.request("chat.attach", key=KEY, site="claude", turns=[{"role": "system", "content": "x"}])
+    reply = host.request("chat.attach", key=KEY, site="chatgpt.com", turns=[{"role": "system", "content": "x"}])
     assert reply["ok"] is False and reply["error"]["code"] == "bad_request"

@@ -73,7 +73,7 @@ def test_writes_a_new_private_file_and_never_overwrites(root):
         out = whiteboard(env, "export", "--key", KEY, "-o", str(target))
         assert out.returncode == 0, out.stderr
         assert stat.S_IMODE(os.stat(target).st_mode) == 0o600
-        assert json.loads(target.read_text())["sessionSnapshot"]["sessionInfo"]["agent"] == "Claude"
+        assert json.loads(target.read_text())["sessionSnapshot"]["sessionInfo"]["agent"] == "claude.ai"
         before = target.read_bytes()
         again = whiteboard(env, "export", "--key", KEY, "-o", str(target))
         assert again.returncode == 1 and "already exists" in again.stderr
@@ -113,7 +113,7 @@ def test_several_hosts(root):
         assert pids == {KEY: str(a.proc.pid), "chatgpt.com:1": str(b.proc.pid)}
         # Each key is found in the host that holds it.
         out = whiteboard(env, "export", "--key", "chatgpt.com:1")
-        assert out.returncode == 0 and json.loads(out.stdout)["sessionSnapshot"]["sessionInfo"]["agent"] == "ChatGPT"
+        assert out.returncode == 0 and json.loads(out.stdout)["sessionSnapshot"]["sessionInfo"]["agent"] == "chatgpt.com"
         # The same key in two hosts (two browsers): the user picks one.
         assert b.request("session.add", key=KEY, role="user", content="other browser")["ok"]
         both = whiteboard(env, "export", "--key", KEY)

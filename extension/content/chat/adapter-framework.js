@@ -72,7 +72,7 @@
   }
 
   function adapterFor(hostname) {
-    const site = globalThis.whiteboardSites.siteFor(hostname);
+    const site = W.sites.siteFor(hostname);
     return adapters.find((a) => a.site === site) || null;
   }
 

@@ -1,5 +1,5 @@
-// The chat page's side of "Continue in Claude / ChatGPT" (DESIGN §7).
-// Sending end: the popup asks this page to record the conversation shown ("engage", the
+// The chat page's side of "Continue in <site>" (DESIGN §7).
+// Sending end: the popup asks this page to record the conversation shown (KIND.engage, the
 // user's click is the act) before it asks the host for the handoff note.
 // Receiving end: when this tab was opened for a handoff, the worker holds the note for
 // it. Once the adapter finds the composer, the note goes in through the editor's own
@@ -9,6 +9,7 @@
   const adapter = W.chat.adapterFor(location.hostname);
   if (!adapter || W.handoffInsert) return;
   W.handoffInsert = true;
+  const { KIND } = W.wire;
   const WAIT_MS = 15000; // single-page apps render their composer late
 
   function composer() {
@@ -33,14 +34,14 @@
   async function insert() {
     const editor = await composer();
     if (!editor) return;
-    const reply = await W.host.notify({ kind: "handoff-take" });
+    const reply = await W.host.notify({ kind: KIND.handoffTake });
     if (!reply || !reply.ok || !reply.text) return;
     W.editorInput.replaceText(editor, reply.text);
   }
 
   // Only the extension's own pages (the popup) send this: they have no tab.
   chrome.runtime.onMessage.addListener((envelope, sender, sendResponse) => {
-    if (!envelope || envelope.kind !== "engage" || sender.id !== chrome.runtime.id || sender.tab) return false;
+    if (!envelope || envelope.kind !== KIND.engage || sender.id !== chrome.runtime.id || sender.tab) return false;
     W.page.engage().then(() => sendResponse({ ok: true }));
     return true;
   });

@@ -13,7 +13,7 @@
   const { readText } = W.editorInput;
   const { el, mount, place } = W.ui;
   // Mirror of the host's site.settings (memory/mirror.js): popup, options and every chat reply.
-  const MIRROR_KEY = "memorySites";
+  const MIRROR_KEY = W.wire.STORAGE.memorySites;
   const QUIET_MS = 400;
   const hostname = location.hostname;
 
@@ -89,7 +89,7 @@
     const draft = currentDraft();
     if (!optedIn || !W.page.chatEnabled || !draft) return hide();
     const mine = ++asked;
-    const reply = await W.host.request({ type: "chat.preview", site: adapter.site, draft }, { timeoutMs: 2000 });
+    const reply = await W.host.request({ type: "chat.preview", site: W.page.hostname, draft }, { timeoutMs: 2000 });
     if (mine !== asked || card.hidden) return;
     shown = reply.ok && reply.enabled ? reply.memories : [];
     render();

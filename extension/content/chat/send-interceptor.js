@@ -8,10 +8,16 @@
   const W = (globalThis.Whiteboard ??= {});
   if (W.SendInterceptor) return;
   const { readText, replaceText } = W.editorInput;
-  const PREPARED = /^---[ \t]*\n\[Whiteboard [^\n]*\]/m; // the draft already carries a block
+  // The draft already carries a block: the same opening the host strips (memory/inject.py).
+  const PREPARED = /^---[ \t]*\n(?:[ \t]*\n)*\[Whiteboard (?:context|selection|background)[^\n]*\]/m;
   const SEND_TIMEOUT_MS = 1000;
 
   class SendInterceptor {
+    // A draft that already carries a Whiteboard block (a replayed or re-sent prepared text).
+    static isPrepared(draft) {
+      return PREPARED.test(draft);
+    }
+
     // adapter: the site adapter; prepare(draft, deadline) -> Promise<host reply>.
     constructor(adapter, prepare) {
       this.adapter = adapter;
@@ -53,14 +59,14 @@
       const editor = trigger.editor || this.adapter.findEditor();
       if (!editor) return;
       const draft = readText(editor);
-      if (!draft.trim() || PREPARED.test(draft)) return; // nothing to add, or added already
+      if (!draft.trim() || SendInterceptor.isPrepared(draft)) return; // nothing to add, or added already
       swallow(e);
       this.busy = true;
       this.send(editor, draft, trigger).finally(() => { this.busy = false; });
     }
 
     async send(editor, draft, trigger) {
-      let reply = null;
+      let reply;
       try {
         reply = await this.prepare(draft, performance.now() + SEND_TIMEOUT_MS);
       } catch {

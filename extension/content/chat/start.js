@@ -16,7 +16,7 @@
     await W.page.ready;
     await capture.sync(left(deadline)); // the turns shown before this send come first
     // answer_by: past it the draft goes unchanged, so a late host must not use up selections.
-    return W.host.request({ type: "chat.prepare_send", site: adapter.site, draft,
+    return W.host.request({ type: "chat.prepare_send", site: W.page.hostname, draft,
                             conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget, memories,
                             answer_by: (Date.now() + left(deadline)) / 1000 },
                           { timeoutMs: left(deadline) });
@@ -25,7 +25,7 @@
   new W.SendInterceptor(adapter, prepare).install();
   // Only the worker sends this (no tab): after a clear of this tab's session, or of all.
   chrome.runtime.onMessage.addListener((envelope, sender) => {
-    if (envelope && envelope.kind === "session-cleared" && sender.id === chrome.runtime.id && !sender.tab) {
+    if (envelope && envelope.kind === W.wire.KIND.sessionCleared && sender.id === chrome.runtime.id && !sender.tab) {
       capture.forgetShown();
     }
     return false;

@@ -9,6 +9,9 @@
   if (W.askBox) return;
   const { el } = W.ui;
   const SILENCE_MS = 90000; // longer than the host's own 60 s limit on a silent model
+  // Failures the model settings can fix: the box offers Options → Model.
+  const { noModel, modelUnavailable, replyTooLarge, insecureUrl } = W.wire.REASON;
+  const MODEL_REASONS = [noModel, modelUnavailable, replyTooLarge, insecureUrl];
 
   const CSS = `
     .ask-box { display: flex; flex-direction: column; gap: 6px; padding: 8px 12px; border-bottom: 1px solid #e5e7eb; flex: none; }
@@ -38,7 +41,7 @@
       thread: el("div", { class: "thread", "aria-live": "polite" }),
       status: el("div", { class: "ask-status", role: "status" }),
       options: el("button", { type: "button", class: "options-link", text: "Open Whiteboard options → Model", hidden: "",
-                              onclick: () => W.host.notify({ kind: "open-options" }) }),
+                              onclick: () => W.host.notify({ kind: W.wire.KIND.openOptions }) }),
       input: el("textarea", { class: "question-input", rows: "2", placeholder: "Ask about the selection…", "aria-label": "Question",
                               onkeydown: onKey }),
       ask: el("button", { type: "submit", class: "ask", text: "Ask" }),
@@ -112,7 +115,7 @@
     if (!reply.ok) {
       if (!answer.textContent) answer.remove();
       parts.input.value = question; // nothing is lost: the question is back in the box
-      const aboutModel = reply.error.code === "unavailable" && /model/i.test(reply.error.message);
+      const aboutModel = MODEL_REASONS.includes(reply.error.reason); // the model needs setting up or fixing
       setStatus(reply.error.message, { error: true, options: aboutModel });
       return;
     }

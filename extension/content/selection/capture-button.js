@@ -71,7 +71,7 @@
       return;
     }
     const note = reply.redacted ? ` (${reply.redacted} secret${reply.redacted > 1 ? "s" : ""} removed)` : "";
-    W.panel.show({ notice: `Selection added${note}. Ask about it below; it also goes with your next message on ChatGPT or Claude.`, selection: text });
+    W.panel.show({ notice: `Selection added${note}. Ask about it below; it also goes with your next message on ${W.sites.labelList("or")}.`, selection: text });
   }
 
   // Selections end with a mouse or keyboard gesture; wait a tick so the selection is final.

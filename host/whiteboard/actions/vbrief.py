@@ -26,7 +26,7 @@ def vbrief_export(req: m.VbriefExport, ctx) -> m.VbriefExportReply:
         copy = copy_session(session)
         cache = session.export_summaries
     model = LayerSummary(app.llm, ctx.cancelled, cache) if app.llm.configured() else None
-    return m.VbriefExportReply(document=export_session(copy, app.tokens, model))
+    return m.VbriefExportReply(document=export_session(copy, app.tokens, model, agent=req.agent))
 
 
 @action(m.VbriefLoad)

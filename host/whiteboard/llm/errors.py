@@ -10,6 +10,8 @@ CONFIGURE_HINT = ("configure one on the extension's options page (Model) "
 
 
 class NoModel(Unavailable):
+    reason = "no_model"
+
     def __init__(self) -> None:
         super().__init__(f"no model is configured: {CONFIGURE_HINT}")
 
@@ -19,6 +21,8 @@ class ModelUnavailable(Unavailable):
 
     `partial` is how many characters of an answer had streamed before the failure.
     """
+
+    reason = "model_unavailable"
 
     def __init__(self, message: str, partial: int = 0):
         super().__init__(message)

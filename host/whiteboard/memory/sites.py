@@ -7,7 +7,6 @@ Kept in config_dir()/sites.json, written atomically (temp file, fsync, rename), 
 from __future__ import annotations
 
 import json
-import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +14,9 @@ from pathlib import Path
 from ..config import config_dir
 from ..files import atomic_write, unwritable
 from ..protocol.errors import BadRequest, Unavailable
+from ..protocol.messages.core import HOST_NAME
 
 SITES_FILE = "sites.json"
-_SITE = re.compile(r"^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$")
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,7 @@ class SiteSettings:
 def check_site(site: str) -> str:
     """A host name like chatgpt.com, lowercased; BadRequest otherwise."""
     name = site.strip().lower().rstrip(".")
-    if not _SITE.match(name):
+    if not HOST_NAME.match(name):
         raise BadRequest("site: must be a host name such as chatgpt.com")
     return name
 

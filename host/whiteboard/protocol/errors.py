@@ -1,7 +1,9 @@
 """One error model: every failure the host reports is a WhiteboardError with a code.
 
 Library errors are translated to these at the edge (the action or the server loop);
-messages are written for a person and never carry session content.
+messages are written for a person and never carry session content. Where the extension
+must branch on a failure, the error also has a machine-readable `reason` (REASONS): the
+UI reads that, never the message.
 """
 
 from __future__ import annotations
@@ -58,6 +60,10 @@ class Unavailable(WhiteboardError):
 class Internal(WhiteboardError):
     code = "internal"
 
+
+# error.reason values, documented in docs/protocol.md ("Reasons"): no_model, model_unavailable,
+# reply_too_large, insecure_url (the model layer, llm/errors.py) and busy (server/pool.py).
+REASONS = ("no_model", "model_unavailable", "reply_too_large", "insecure_url", "busy")
 
 ERROR_CODES = tuple(
     cls.code

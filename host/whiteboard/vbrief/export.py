@@ -23,7 +23,6 @@ from .models import (VERSION, CompressionStats, MemoryTier, Observation, Redacti
                      SessionSnapshot, VBriefDocument, VBriefInfo)
 from .tiers import build_tiers
 
-AGENTS = {"chatgpt.com": "ChatGPT", "chat.openai.com": "ChatGPT", "claude.ai": "Claude"}
 TOOL_ORDER = ("chat.user", "chat.assistant", "selection")
 METHODS = ("llm-summarize", "semantic-extract", "template")
 FILTER_NAME = "Whiteboard privacy filter"
@@ -64,8 +63,9 @@ def utc(ts: float) -> datetime:
 
 
 def agent_for(key: str) -> str:
-    domain = key.split(":", 1)[0].lower()
-    return AGENTS.get(domain.removeprefix("www."), domain)
+    """The site's host name, the agent when the caller names none (the host keeps no list of
+    chat sites: the extension's sites table names them, and sends the label)."""
+    return key.split(":", 1)[0].lower().removeprefix("www.")
 
 
 def tool_for(m: Captured) -> str:
@@ -73,7 +73,7 @@ def tool_for(m: Captured) -> str:
 
 
 def export_session(copy: SessionCopy, counter: TokenCounter, model: ModelSummary | None = None,
-                   now: datetime | None = None) -> VBriefDocument:
+                   now: datetime | None = None, agent: str | None = None) -> VBriefDocument:
     session_id = "wb-" + hashlib.sha256(f"{copy.key}|{copy.started_at!r}".encode()).hexdigest()[:16]
     compressor = Compressor(counter, model)
     observations = []
@@ -98,7 +98,7 @@ def export_session(copy: SessionCopy, counter: TokenCounter, model: ModelSummary
             tokens=tokens, tags=tags, compression_level=level, compressed=compressed,
             redaction_info=_redaction(kinds, when, caught_now, now) if kinds else None))
 
-    agent = agent_for(copy.key)
+    agent = agent or agent_for(copy.key)
     context = scrub(copy.summary)
     made = build_tiers(observations, agent, context, counter)
     stats = _stats(observations, made.tiers)

@@ -4,22 +4,41 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
 from .base import Reply, Request
 from .core import MAX_CONTENT_CHARS, Role, SessionKey
 
-# The chat sites with an adapter in the extension; anything else is a bad_request.
-Site = Literal["chatgpt", "claude"]
+# The site ids chat.* carried before host names ("chatgpt", "claude"): accepted in place
+# of the host name until the next release, so the previous extension keeps working.
+LEGACY_SITE_IDS = frozenset({"chatgpt", "claude"})
 PartKind = Literal["selection", "background", "memory"]
 Content = Annotated[str, Field(max_length=MAX_CONTENT_CHARS)]
 
 
-class ChatPrepareSend(Request):
+class ChatRequest(Request):
+    """A request from a chat site's page. On the wire a site is its host name ("claude.ai"),
+    as in session keys and site.settings. The extension's sites table decides which host
+    names are chat sites, so the host takes any; `site` must be the key's host name."""
+
+    key: SessionKey
+    site: Annotated[str, Field(min_length=1, max_length=253)]
+
+    @field_validator("site")
+    @classmethod
+    def _site_is_the_keys_host(cls, site: str, info: ValidationInfo) -> str:
+        key = info.data.get("key")
+        if key is None or site in LEGACY_SITE_IDS:
+            return site  # a bad key has its own error
+        host = key.split(":", 1)[0].lower()
+        if site.lower() != host:
+            raise ValueError(f"must be the host name of the tab's site ({host[:253]!r} for this key)")
+        return site.lower()
+
+
+class ChatPrepareSend(ChatRequest):
     type: Literal["chat.prepare_send"]
     reply_model = "ChatPrepareSendReply"
-    key: SessionKey
-    site: Site
     draft: Content
     # The page shows no earlier turns: the tab's earlier content goes in as background.
     conversation_new: bool = False
@@ -57,11 +76,9 @@ class Turn(BaseModel):
     content: Content
 
 
-class ChatAttach(Request):
+class ChatAttach(ChatRequest):
     type: Literal["chat.attach"]
     reply_model = "ChatAttachReply"
-    key: SessionKey
-    site: Site
     turns: Annotated[list[Turn], Field(max_length=500)]
 
 
@@ -72,12 +89,10 @@ class ChatAttachReply(Reply):
     memory_on: bool
 
 
-class ChatPreview(Request):
+class ChatPreview(ChatRequest):
     """What long-term memory would add to this draft; records nothing, changes nothing."""
     type: Literal["chat.preview"]
     reply_model = "ChatPreviewReply"
-    key: SessionKey
-    site: Site
     draft: Content
 
 

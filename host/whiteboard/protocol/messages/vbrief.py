@@ -15,6 +15,9 @@ class VbriefExport(Request):
     type: Literal["vbrief.export"]
     reply_model = "VbriefExportReply"
     key: SessionKey
+    # The chat site's name for sessionInfo.agent ("ChatGPT"), from the extension's sites
+    # table; without it the agent is the key's host name.
+    agent: Annotated[str, Field(min_length=1, max_length=80)] | None = None
 
 
 class VbriefExportReply(Reply):

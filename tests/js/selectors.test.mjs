@@ -1,0 +1,60 @@
+// The selector tables and adapters of every site in the table, read as the browser reads
+// them. (Which saved page each selector matches is checked in Chromium: tests/e2e/test_selectors.py.)
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+
+import { ROOT, load, plain } from "./load.mjs";
+
+const ROLES = ["editor", "sendButton", "form", "userMessage", "assistantMessage", "userText", "assistantText", "streaming"];
+const REQUIRED = ["editor", "sendButton", "userMessage", "assistantMessage"]; // an adapter cannot work without these
+const { SITES } = load(["shared/sites.js"]).sites;
+const ids = Object.keys(SITES);
+
+// Each site's selectors file and adapter file, the adapter's define() recorded.
+function loadSite(id) {
+  const defined = [];
+  const W = load(["content/chat/selector-registry.js", `content/chat/${id}.selectors.js`]);
+  load([`content/chat/${id}.js`], { Whiteboard: { ...W, chat: { define: (spec) => defined.push(spec) } } });
+  return { table: W.selectors.get(id), sites: W.selectors.sites(), defined };
+}
+
+for (const id of ids) {
+  test(`${id}: its selectors file defines a table for ${id} only, with every role`, () => {
+    const { table, sites } = loadSite(id);
+    assert.deepEqual(plain(sites), [id]);
+    assert.deepEqual(Object.keys(table).sort(), [...ROLES].sort());
+    for (const role of REQUIRED) assert.ok(table[role].length > 0, `${id}.${role} has a selector`);
+  });
+
+  test(`${id}: every entry is {css, pages} naming saved pages that exist`, () => {
+    const { table } = loadSite(id);
+    for (const [role, entries] of Object.entries(table)) {
+      const seen = new Set();
+      for (const entry of entries) {
+        assert.equal(typeof entry.css, "string");
+        assert.ok(entry.css.trim(), `${id}.${role}: empty css`);
+        assert.ok(!seen.has(entry.css), `${id}.${role}: ${entry.css} twice`);
+        seen.add(entry.css);
+        for (const page of entry.pages) {
+          assert.ok(existsSync(join(ROOT, "tests/e2e/pages", `${page}.html`)), `${id}.${role}: no saved page ${page}`);
+        }
+      }
+    }
+  });
+
+  test(`${id}: its adapter defines the ${id} site with its own selectors`, () => {
+    const { table, defined } = loadSite(id);
+    assert.equal(defined.length, 1);
+    assert.equal(defined[0].site, id);
+    assert.equal(defined[0].selectors, table);
+  });
+}
+
+test("the registry refuses a malformed table", () => {
+  const W = load(["content/chat/selector-registry.js"]);
+  assert.throws(() => W.selectors.define("x", { editor: [{ css: "div" }] }), /list of \{css, pages\}/);
+  assert.throws(() => W.selectors.define("x", { editor: "div" }), /list of \{css, pages\}/);
+  assert.throws(() => W.selectors.define("x", { editor: [{ css: 1, pages: [] }] }), /list of \{css, pages\}/);
+});
