@@ -135,13 +135,8 @@ def bench_scale(embedder, sizes=(1_000, 10_000, 100_000), queries: int = 1000) -
 
 
 def _wait_ready(service, timeout: float = 600.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        p = service.meanings.progress()
-        if p.state in ("ready", "off") and p.indexed == p.total:
-            return
-        time.sleep(0.01)
-    raise RuntimeError("the meaning index did not catch up")
+    if not service.meanings.wait_idle(timeout):
+        raise RuntimeError("the meaning index did not catch up")
 
 
 # ---- LoCoMo ----------------------------------------------------------------------------

@@ -65,14 +65,12 @@ def open_service(tmp_path):
         s.close()
 
 
-def wait_indexed(service, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        p = service.meanings.progress()
-        if p.state == "ready" and p.indexed == p.total:
-            return p
-        time.sleep(0.01)
-    raise AssertionError(f"not indexed: {service.meanings.progress()}")
+def wait_indexed(service, timeout=30.0):
+    """Wait on the indexer itself (not a poll): it has handled every memory added so far."""
+    assert service.meanings.wait_idle(timeout), "the indexer did not catch up"
+    p = service.meanings.progress()
+    assert p.state == "ready" and p.indexed == p.total, f"not indexed: {p}"
+    return p
 
 
 def vector_rows(tmp_path):
@@ -275,3 +273,17 @@ def test_loaded_embedder_never_loads(monkeypatch):
         assert bundled.loaded_embedder() is bundled.local_embedder()
     finally:
         bundled.reset_for_tests()
+
+
+def test_wait_idle_waits_for_changes_made_before_it_not_a_moment(open_service):
+    """wait_idle is the indexer's own word that it has handled every change made so far:
+    while a batch is held it times out, and once released it returns with all indexed."""
+    gate = threading.Event()
+    service = open_service(lambda: ToyEmbedder(gate=gate))
+    service.add("Allergic to peanuts", "context")
+    assert not service.meanings.wait_idle(0.2)
+    service.add("Prefers TypeScript", "preference")  # made while the first batch is held
+    gate.set()
+    assert service.meanings.wait_idle(30)
+    progress = service.meanings.progress()
+    assert (progress.state, progress.indexed, progress.total) == ("ready", 2, 2)

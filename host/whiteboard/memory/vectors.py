@@ -149,6 +149,10 @@ class MeaningIndexer:
         self._stored_loaded = False
         self._stopped = False
         self._wake = threading.Event()
+        # Wakes asked for and wakes caught up with (wait_idle): a counter, not an event, so a
+        # change made while a catch-up runs is not taken as done by it.
+        self._progress = threading.Condition()
+        self._asked = self._served = 0
         self._thread: threading.Thread | None = None
         self._thread_lock = threading.Lock()
         self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-query-embed")
@@ -160,6 +164,8 @@ class MeaningIndexer:
 
     def wake(self) -> None:
         """Something changed (vault opened, memories added, updated, deleted): catch up."""
+        with self._progress:
+            self._asked += 1
         self._wake.set()
         with self._thread_lock:
             if self._thread is None or not self._thread.is_alive():
@@ -192,6 +198,8 @@ class MeaningIndexer:
             self._wake.clear()
             if self._stopped:
                 return
+            with self._progress:
+                asked = self._asked
             try:
                 self._catch_up()
                 failed = False
@@ -200,6 +208,17 @@ class MeaningIndexer:
                 self.reason = f"indexing meanings failed: {why}"
                 log.error("indexing meanings failed: %s", why)
                 failed = True
+            with self._progress:
+                self._served = max(self._served, asked)
+                self._progress.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until the indexer has handled every change made before this call (caught up,
+        off, or failed: `progress()` says which); False if `timeout` seconds pass first. For
+        tests and benchmarks: nothing on the send path waits for the indexer."""
+        with self._progress:
+            target = self._asked
+            return self._progress.wait_for(lambda: self._served >= target, timeout)
 
     def _catch_up(self) -> None:
         if self.embedder is None:
