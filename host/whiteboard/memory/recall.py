@@ -1,13 +1,15 @@
 """Recall (DESIGN §5): a query -> at most 5 memories, the injection block, its tokens.
 
 Hybrid: full-text hits above an absolute BM25 floor (idf smoothed by a fixed background,
-so it means the same in a 5-memory vault and a 100k one) and meaning hits above an
-absolute cosine floor, fused by reciprocal rank (a full-text hit whose meaning is far from
-the draft's, under the model's `confirm_cosine`, is dropped: one shared word such as
-"Berlin" in "When did the Berlin Wall fall?" is not enough); then near-duplicate removal, at most 5,
-and a token cap on the block. Each floor is absolute, not a rank: a request unrelated to
-every memory injects nothing. Memories not yet embedded, a draft not embedded within its
-deadline, or no model at all: full text alone (`method` says which, `note` why).
+so it means the same in a 5-memory vault and a 100k one) and meaning hits above a cosine
+floor (for the bundled model, a lower one when its context gate says the draft wants
+personal context: context_gate.py), fused by reciprocal rank (a full-text hit whose
+meaning is far from the draft's, under the model's `confirm_cosine`, is dropped: one shared
+word such as "Berlin" in "When did the Berlin Wall fall?" is not enough); then
+near-duplicate removal, at most 5, and a token cap on the block. No floor depends on the
+other memories or their number: a request unrelated to every memory injects nothing in
+any vault. Memories not yet embedded, a draft not embedded within its deadline, or no
+model at all: full text alone (`method` says which, `note` why).
 
 For the chat flow (actions/chat.py): `recall_for_send` (empty unless the site opted in;
 never raises), `count_use` (usage of the memories a send really carried) and
@@ -72,12 +74,11 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     if meanings is not None:
         vector, note = meanings.query_vector(query)
         if vector is not None:
-            min_cosine = getattr(meanings.embedder, "min_cosine", settings.min_cosine)
             confirm = getattr(meanings.embedder, "confirm_cosine", None)
             if confirm is not None:  # a shared word alone is not enough when the meanings disagree
                 cosines = meanings.vectors.cosines([m.id for m in ranked], vector)
                 ranked = [m for m in ranked if cosines.get(m.id, 1.0) >= confirm]
-            near = meanings.vectors.search(vector, settings.depth, min_cosine)
+            near = meanings.vectors.search(vector, settings.depth, cosine_floor(meanings.embedder, vector, settings))
             with service.index.lock:  # another thread may be changing the index
                 found = [service.index.memories.get(i) for i, _ in near]
             ranked = fuse(ranked, [m for m in found if m is not None])
@@ -94,6 +95,15 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     block = format_block(lines)
     return RecallResult(tuple(chosen[:len(lines)]), block, tokens.count(block) if block else 0, method, note,
                         tuple(lines))
+
+
+def cosine_floor(embedder, vector, settings: RecallSettings) -> float:
+    """The cosine a memory needs for this draft: the model's own decision (the bundled model
+    asks its context gate), else its fixed floor, else the settings' (an endpoint)."""
+    decide = getattr(embedder, "cosine_floor", None)
+    if decide is not None:
+        return decide(vector)
+    return getattr(embedder, "min_cosine", settings.min_cosine)
 
 
 def fuse(*rankings: list) -> list:
