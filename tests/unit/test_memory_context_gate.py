@@ -31,10 +31,11 @@ def test_the_shipped_weights_load_for_their_model_only():
     assert context_gate.load("endpoint:nomic-embed@http://127.0.0.1:11434") is None
 
 
-@pytest.mark.parametrize("content", ["", "not json", json.dumps({"model": SHIPPED_MODEL}),
-                                     json.dumps({"model": SHIPPED_MODEL, "weights": ["x"], "bias": 0, "threshold": 0.5}),
-                                     json.dumps({"model": SHIPPED_MODEL, "weights": [1e999], "bias": 0,
-                                                 "threshold": 0.5})])
+@pytest.mark.parametrize("content", [
+    "", "not json", json.dumps({"model": SHIPPED_MODEL}),
+    json.dumps({"model": SHIPPED_MODEL, "weights": ["x"], "bias": 0, "threshold": 0.5}),
+    json.dumps({"model": SHIPPED_MODEL, "weights": [1e999], "bias": 0, "threshold": 0.5}),
+])
 def test_unusable_weights_mean_no_gate(tmp_path, content):
     path = tmp_path / "context_gate.json"
     path.write_text(content)
