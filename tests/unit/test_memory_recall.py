@@ -7,6 +7,7 @@ import time
 import pytest
 
 from whiteboard.app import App
+from whiteboard.memory import text as T
 from whiteboard.memory.inject import strip_blocks
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.recall import RecallSettings, count_use, recall, recall_for_send
@@ -46,6 +47,14 @@ def test_best_match_first_and_unrelated_queries_get_nothing(service):
                                   "Uses Claude Code and Cursor as development tools"}
     assert recall(service, TOKENS, "What's the weather like in Paris tomorrow?").memories == ()
     assert recall(service, TOKENS, "Can you please help me with this?").memories == ()
+
+
+def test_word_variants_meet_through_sqlites_porter_stemmer(service):
+    assert T.stems(["prefers", "preferred", "running", "runs", "libraries"]) == ["prefer", "prefer", "run", "run",
+                                                                                  "librari"]
+    put(service, "Has been running marathons since 2019", "Preferred libraries: numpy and pandas")
+    assert texts(recall(service, TOKENS, "how many runs a week?")) == ["Has been running marathons since 2019"]
+    assert texts(recall(service, TOKENS, "which library do I prefer?")) == ["Preferred libraries: numpy and pandas"]
 
 
 def test_a_word_found_in_much_of_a_large_vault_is_not_enough(service):

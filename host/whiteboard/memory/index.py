@@ -1,6 +1,7 @@
 """The search index, in RAM only: SQLite `:memory:` with FTS5 (DESIGN §5).
 
-`words` (unicode61, accents folded) finds candidates by bm25; `grams` (trigram) holds
+`words` (SQLite's porter stemmer over unicode61, accents folded) finds candidates by
+bm25; `grams` (trigram) holds
 the CJK runs of memories that have any, so Chinese and Japanese text is found without
 spaces. Two-character words are below the trigram size, so each CJK bigram is also
 stored followed by PAIR_MARK, which makes it a trigram the index can look up.
@@ -26,7 +27,6 @@ K1, B = 1.2, 0.75
 CANDIDATES = 60
 MAX_TERMS, MAX_GRAMS = 24, 48
 SEED_TERMS, SEED_MAX_SHARE = 8, 0.05
-PREFIX_WEIGHT = 0.6
 PAIR_MARK = "\u2063"  # invisible separator: never typed, so "東京" + mark only comes from us
 
 
@@ -54,8 +54,8 @@ class MemoryIndex:
         self._db = sqlite3.connect(":memory:", check_same_thread=False)
         # detail=none: only which rows hold a term. Queries are ORs of single terms, scores
         # are recomputed below, and the index builds about a third faster at start.
-        self._db.executescript("""
-            CREATE VIRTUAL TABLE words USING fts5(body, tokenize = 'unicode61 remove_diacritics 2', detail = none);
+        self._db.executescript(f"""
+            CREATE VIRTUAL TABLE words USING fts5(body, tokenize = '{T.PORTER}', detail = none);
             CREATE VIRTUAL TABLE words_v USING fts5vocab(words, row);
             CREATE VIRTUAL TABLE grams USING fts5(body, tokenize = 'trigram', detail = none);
             CREATE VIRTUAL TABLE grams_v USING fts5vocab(grams, row);
@@ -120,7 +120,8 @@ class MemoryIndex:
 
     def search(self, query: str, limit: int = 10, min_score: float = 0.0) -> list[Hit]:
         """Memories matching query, best first, each with its BM25 score (smoothed idf)."""
-        terms = T.content_terms(query)[:MAX_TERMS]
+        written = T.content_words(query, MAX_TERMS)  # stem -> the word as written
+        terms = list(written)
         grams = T.cjk_query_grams(query)[:MAX_GRAMS]
         with self.lock:
             if not self.memories or not (terms or grams):
@@ -129,8 +130,8 @@ class MemoryIndex:
             idf.update({g: self._idf(self._gram_df(g)) for g in grams})
             candidates: set[int] = set()
             seeds = self._seed_terms(terms, idf)
-            if seeds:
-                expr = " OR ".join(f'"{t}"*' if len(t) >= 4 else f'"{t}"' for t in seeds)
+            if seeds:  # the words as written: FTS5 stems them as it stemmed the memories
+                expr = " OR ".join(f'"{written[t]}"' for t in seeds)
                 candidates.update(r for (r,) in self._db.execute(
                     "SELECT rowid FROM words WHERE words MATCH ? ORDER BY rank LIMIT ?", (expr, CANDIDATES)))
             if grams:
@@ -150,15 +151,14 @@ class MemoryIndex:
 
     def _score(self, memory: Memory, terms: list[str], grams: list[str], idf: dict[str, float]) -> float:
         body = _body(memory)
-        doc_words = T.words(body)
         norm = K1 * (1 - B + B * self._lengths[memory.id] / max(1.0, self._total_length / len(self.memories)))
         score = 0.0
-        for t in terms:
-            # A variant of the word (prefers ~ prefer) counts fully, a longer word it begins only partly.
-            tf = sum(1.0 if T.stem(w) == t else PREFIX_WEIGHT for w in doc_words if w.startswith(t)) \
-                if len(t) >= 4 else doc_words.count(t)
-            if tf:
-                score += idf[t] * tf * (K1 + 1) / (tf + norm)
+        if terms:
+            doc_stems = T.stems(T.words(body))
+            for t in terms:
+                tf = doc_stems.count(t)
+                if tf:
+                    score += idf[t] * tf * (K1 + 1) / (tf + norm)
         if grams:
             cjk = "\n".join(T.cjk_runs(body))
             for g in grams:
@@ -179,13 +179,9 @@ class MemoryIndex:
         n = len(self.memories) + BACKGROUND_DOCS
         return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
-    def _word_df(self, term: str) -> int:
-        if len(term) >= 4:
-            row = self._db.execute("SELECT sum(doc) FROM words_v WHERE term >= ? AND term < ?",
-                                   (term, term + "\U0010ffff")).fetchone()
-        else:
-            row = self._db.execute("SELECT doc FROM words_v WHERE term = ?", (term,)).fetchone()
-        return int(row[0] or 0) if row else 0
+    def _word_df(self, stem: str) -> int:
+        row = self._db.execute("SELECT doc FROM words_v WHERE term = ?", (stem,)).fetchone()
+        return int(row[0]) if row else 0
 
     def _gram_df(self, gram: str) -> int:
         row = self._db.execute("SELECT doc FROM grams_v WHERE term = ?", (_gram_term(gram),)).fetchone()
