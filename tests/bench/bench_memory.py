@@ -39,7 +39,7 @@ from rank_bm25 import BM25Okapi
 from whiteboard.memory import text as T
 from whiteboard.memory.index import MemoryIndex
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.recall import fuse, recall
+from whiteboard.memory.recall import DEFAULT, fuse_hybrid, recall
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sites import SiteStore
 from whiteboard.memory.vectors import VectorIndex
@@ -202,7 +202,7 @@ def embed_cached(model, kind: str, texts: list[str]) -> np.ndarray:
     return vectors
 
 
-def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int = 20) -> tuple[dict, int, int]:
+def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int = DEFAULT.depth) -> tuple[dict, int, int]:
     data = json.loads(path.read_text())
     methods = ["Whiteboard full text alone", "plain SQLite FTS5 porter + bm25()",
                "SQLite FTS5 porter + bm25(), stop words dropped", "rank-bm25 (BM25Okapi)"]
@@ -246,7 +246,7 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
             for name in candidates:
                 near = [i for i, _ in vectors[name].search(query_vectors[name][n], depth, -2.0)]
                 got[f"{name} vectors alone"] = near
-                got[f"hybrid: full text + {name} (RRF)"] = fuse(full_text, near)
+                got[f"hybrid: full text + {name} (RRF)"] = fuse_hybrid(full_text, near)
             if chosen:
                 service = _IndexOnly(index, _FixedMeanings(vectors[chosen], query_vectors[chosen][n],
                                                            candidates[chosen]))

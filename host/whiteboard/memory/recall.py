@@ -29,7 +29,10 @@ from .inject import BlockLine, format_block, format_line, strip_blocks
 from .model import Memory
 
 log = logging.getLogger("whiteboard.memory.recall")
-RRF_K = 60
+# Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) and the depth
+# of each ranking were chosen on LoCoMo conversations 1-5 (docs/memory.md); 6-10 only measured.
+RRF_K = 30
+MEANING_WEIGHT = 0.6
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,7 @@ class RecallSettings:
     relative: float = 0.35  # of the best hit's score
     min_cosine: float = 0.45  # for a model without its own calibrated floor (an endpoint)
     duplicate: float = 0.8  # results this similar to a better one are dropped
-    depth: int = 20
+    depth: int = 50  # of each ranking before fusion
 
 
 DEFAULT = RecallSettings()
@@ -81,7 +84,7 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
             near = meanings.vectors.search(vector, settings.depth, cosine_floor(meanings.embedder, vector, settings))
             with service.index.lock:  # another thread may be changing the index
                 found = [service.index.memories.get(i) for i, _ in near]
-            ranked = fuse(ranked, [m for m in found if m is not None])
+            ranked = fuse_hybrid(ranked, [m for m in found if m is not None])
             method = "hybrid"
         elif meanings.reason and note is None:
             note = f"semantic search unavailable, used full text: {meanings.reason}"
@@ -106,14 +109,15 @@ def cosine_floor(embedder, vector, settings: RecallSettings) -> float:
     return getattr(embedder, "min_cosine", settings.min_cosine)
 
 
-def fuse(*rankings: list) -> list:
-    """Reciprocal-rank fusion of rankings of memories (or ids): best first."""
+def fuse_hybrid(full_text: list, meanings: list) -> list:
+    """Reciprocal-rank fusion of a full-text ranking and a meaning ranking of memories (or
+    ids): best first."""
     scores: dict = {}
     by_key: dict = {}
-    for ranking in rankings:
+    for ranking, weight in ((full_text, 1.0), (meanings, MEANING_WEIGHT)):
         for rank, item in enumerate(ranking):
             key = getattr(item, "id", item)
-            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank + 1)
+            scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank + 1)
             by_key[key] = item
     return [by_key[k] for k in sorted(scores, key=lambda k: -scores[k])]
 
