@@ -79,6 +79,12 @@ class Corpus:
         a, b, *extra = self.words(2 + self.rng.randint(0, 6))
         return " ".join([self.rng.choice(TEMPLATES).format(a=a, b=b), *extra])
 
+    def distinct_memory_texts(self, n: int) -> list[str]:
+        texts: dict[str, None] = {}
+        while len(texts) < n:
+            texts.setdefault(self.memory_text(), None)
+        return list(texts)
+
     def draft(self) -> str:
         filler = "please can you help me with my the a for and how do i".split()
         words = self.words(self.rng.randint(2, 8)) + self.rng.sample(filler, self.rng.randint(3, 8))
@@ -97,9 +103,10 @@ def bench_scale(embedder, sizes=(1_000, 10_000, 100_000), queries: int = 1000) -
             writer = MemoryService(*paths, sites=SiteStore(tmp / "config"))
             now = time.time()
             t = time.perf_counter()
+            texts = corpus.distinct_memory_texts(size)  # the vault keeps one memory per text
             for start in range(0, size, 5000):
-                writer.store([Memory(new_memory_id(), corpus.rng.choice(TYPES), corpus.memory_text(), now, now)
-                              for _ in range(min(5000, size - start))])
+                writer.store([Memory(new_memory_id(), corpus.rng.choice(TYPES), text, now, now)
+                              for text in texts[start:start + 5000]])
             write_s = time.perf_counter() - t
             if embedder is not None:
                 rng = np.random.default_rng(size)

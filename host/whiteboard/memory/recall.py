@@ -31,7 +31,7 @@ from .model import Memory
 log = logging.getLogger("whiteboard.memory.recall")
 # Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) and the depth
 # of each ranking were chosen on LoCoMo conversations 1-5 (docs/memory.md); 6-10 only measured.
-RRF_K = 30
+RRF_K = 10
 MEANING_WEIGHT = 0.6
 
 
