@@ -168,3 +168,18 @@ def test_recall_for_send_never_raises(app, tmp_path):
     result = recall_for_send(app, "claude.ai", "typescript")
     assert result.block == "" and "wrong key" in result.note
     assert recall_for_send(app, "not a site!", "typescript").block == ""
+
+
+def test_recall_for_send_survives_a_bug_in_recall(app, monkeypatch, caplog):
+    """Not only the named errors: any failure inside recall gives an empty result with a note,
+    and the log names the error's type, never the draft."""
+    app.memory.add("Prefers TypeScript", "preference")
+    app.memory.sites.update("claude.ai", long_term=True)
+
+    def broken(*args, **kwargs):
+        raise ValueError("secret draft text")
+
+    monkeypatch.setattr(app.memory.index, "search", broken)
+    result = recall_for_send(app, "claude.ai", "typescript please")
+    assert result.block == "" and result.note == "recall failed (ValueError); sent without memories"
+    assert "secret draft text" not in caplog.text and "typescript" not in caplog.text

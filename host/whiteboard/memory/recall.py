@@ -182,6 +182,9 @@ def recall_for_send(app, site: str, draft: str, room: int | None = None) -> Reca
     except WhiteboardError as exc:
         log.warning("recall skipped: %s", type(exc).__name__)
         return RecallResult(note=exc.message)
+    except Exception as exc:  # noqa: BLE001 - a bug in recall must not cost the send (its text is not logged)
+        log.error("recall failed: %s", type(exc).__name__)
+        return RecallResult(note=f"recall failed ({type(exc).__name__}); sent without memories")
     return result
 
 
