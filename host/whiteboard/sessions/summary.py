@@ -96,6 +96,7 @@ def fold_pending(session: Session, summarizer: Summarizer, counter: TokenCounter
     """Fold the session's unfolded messages (and `extra`) newer than folded_through."""
     new = [m for m in [*session.unfolded, *extra] if m.seq > session.folded_through]
     session.unfolded.clear()
+    session.unfolded_bytes = 0
     if not new:
         return False
     new.sort(key=lambda m: m.seq)
