@@ -1,4 +1,4 @@
-// One connectNative port to the host (DESIGN §2): request ids, a time limit on every
+// One connectNative port to the host (design §2): request ids, a time limit on every
 // request, host events routed to their request, reconnect with backoff after a
 // disconnect, and the disconnect reason kept for the popup.
 

@@ -1,4 +1,4 @@
-"""Privacy filter (DESIGN §6): applied at capture, before anything is kept or sent.
+"""Privacy filter (design §6): applied at capture, before anything is kept or sent.
 
 Removes <private>...</private> spans and replaces secrets with [REDACTED]. Only the
 count and kinds of what was removed are kept, never the removed text.
