@@ -29,7 +29,7 @@ class App:
 
     @property
     def memory(self):
-        """Long-term memory (DESIGN §5): vault, index, extraction; created on first use."""
+        """Long-term memory (design §5): vault, index, extraction; created on first use."""
         from .memory.hub import service_for
 
         return service_for(self)

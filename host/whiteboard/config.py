@@ -1,4 +1,4 @@
-"""Host settings: limits from DESIGN §4 with environment overrides, and the user dirs."""
+"""Host settings: limits from design §4 with environment overrides, and the user dirs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RAM store limits (DESIGN §4): cap, seed, session count, TTL, cleanup."""
+"""RAM store limits (design §4): cap, seed, session count, TTL, cleanup."""
 
 import threading
 

@@ -1,4 +1,4 @@
-"""The RAM store: a dict of sessions in this process, nothing else (DESIGN §4).
+"""The RAM store: a dict of sessions in this process, nothing else (design §4).
 
 No file, database, cache or log ever holds message content. Limits: messages and bytes
 per session (the seed survives the caps), number of sessions (oldest evicted), TTL.

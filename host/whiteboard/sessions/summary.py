@@ -1,4 +1,4 @@
-"""Rolling summary of messages that left the context (DESIGN §4).
+"""Rolling summary of messages that left the context (design §4).
 
 Folding is incremental: only messages newer than `folded_through` are added. The
 extractive method keeps the sentences that carry names, numbers, decisions and
