@@ -8,6 +8,7 @@ import sqlite3
 import time
 
 from support.host import HostProcess, isolated_env
+from whiteboard.server.pool import QUEUE_JOBS
 
 MARKERS = ["PANGOLIN-MEMORY-4242", "walrus-preference-plan", "記憶マーカー", "tag-marker-5150", "edited-marker-99"]
 
@@ -23,7 +24,8 @@ def files_under(root):
 def test_kill_9_during_writes_loses_nothing_acknowledged(tmp_path):
     env = isolated_env(tmp_path)
     host = HostProcess(env=env)
-    total = 300
+    total = 200  # pipelined at once, within the worker pool's queue, so none is answered busy
+    assert total < QUEUE_JOBS
     for i in range(total):
         host.send({"id": i, "type": "memory.add", "text": f"Durable fact {i} about gliders",
                    "memory_type": "context"})
