@@ -338,8 +338,8 @@ class _FixedMeanings:
         self.vectors, self._query_vector, self.embedder = vectors, query_vector, embedder
         self.reason = None
 
-    def query_vector(self, text: str):
-        return self._query_vector, None
+    def begin_query(self, text: str):
+        return lambda: (self._query_vector, None)
 
 
 class _IndexOnly:

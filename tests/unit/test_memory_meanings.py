@@ -287,3 +287,28 @@ def test_wait_idle_waits_for_changes_made_before_it_not_a_moment(open_service):
     assert service.meanings.wait_idle(30)
     progress = service.meanings.progress()
     assert (progress.state, progress.indexed, progress.total) == ("ready", 2, 2)
+
+
+def test_the_draft_is_embedded_while_full_text_runs(open_service, monkeypatch):
+    """The send's deadline covers full text and the draft's embedding together: the
+    embedding starts before the full-text search, not after it."""
+    started = threading.Event()
+
+    class Watched(ToyEmbedder):
+        def embed_queries(self, texts):
+            started.set()
+            return super().embed_queries(texts)
+
+    service = open_service(lambda: Watched())
+    m, _ = service.add("Allergic to peanuts", "context")
+    wait_indexed(service)
+    search = service.index.search
+    seen = []
+
+    def watched_search(*args, **kwargs):
+        seen.append(started.wait(5))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(service.index, "search", watched_search)
+    result = recall(service, TOKENS, "a satay dinner")
+    assert seen == [True] and result.method == "hybrid" and [x.id for x in result.memories] == [m.id]

