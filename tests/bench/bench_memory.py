@@ -209,7 +209,8 @@ def embed_cached(model, kind: str, texts: list[str]) -> np.ndarray:
     return vectors
 
 
-def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int = DEFAULT.depth) -> tuple[dict, int, int]:
+def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10),
+                 depth: int = DEFAULT.depth) -> tuple[dict, int, int]:
     data = json.loads(path.read_text())
     methods = ["Whiteboard full text alone", "plain SQLite FTS5 porter + bm25()",
                "SQLite FTS5 porter + bm25(), stop words dropped", "rank-bm25 (BM25Okapi)"]
