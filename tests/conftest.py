@@ -1,11 +1,8 @@
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.host import HostProcess, isolated_env
 
-from support.host import HostProcess, isolated_env  # noqa: E402
+pytest_plugins = ["support.fake_openai"]  # the fake_openai fixture
 
 
 @pytest.fixture
@@ -15,5 +12,6 @@ def host_env(tmp_path):
 
 @pytest.fixture
 def host(host_env):
+    """The real host process over real pipes (tests/actions overrides it with the in-process core)."""
     with HostProcess(env=host_env) as h:
         yield h

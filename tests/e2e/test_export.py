@@ -6,9 +6,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import harness
 import pytest
-from harness import (
+
+from e2e import harness
+from e2e.harness import (
     EXTENSION_ID,
     capture_selection,
     open_chat,

@@ -5,7 +5,8 @@ keeps it."""
 import json
 
 import pytest
-from harness import EXTENSION_ID, service_worker, wait_for
+
+from e2e.harness import EXTENSION_ID, service_worker, wait_for
 from support.fake_openai import FakeOpenAI
 
 KEY = "sk-e2e-options-7f3a9c2b1d"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import harness
+from e2e import harness
 
 CHAT = harness.EXTENSION / "content" / "chat"
 # Every site's selectors file, as the manifest loads them (derived from the sites table).

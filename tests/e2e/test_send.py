@@ -3,8 +3,16 @@ once, only on a real send, as plain text (DESIGN §8)."""
 
 import pytest
 
-from harness import (capture_selection, open_chat, session_key, session_messages, shadow_ui, sim, type_draft,
-                     wait_for)
+from e2e.harness import (
+    capture_selection,
+    open_chat,
+    session_key,
+    session_messages,
+    shadow_ui,
+    sim,
+    type_draft,
+    wait_for,
+)
 from whiteboard.memory.inject import strip_blocks
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}

@@ -7,33 +7,13 @@ import socket
 import stat
 import struct
 import tempfile
-import time
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
-from support.host import HostProcess, isolated_env
-from whiteboard.server.control import runtime_dir
+from support.host import HostProcess, isolated_env, socket_dir, socket_of
 
 KEY = "chatgpt.com:8"
-
-
-def socket_dir(env: dict) -> Path:
-    """Where a host started with env puts its socket (the same rule the CLI follows)."""
-    with mock.patch.dict(os.environ, env, clear=True):
-        return runtime_dir()
-
-
-def socket_of(host: HostProcess, env: dict, timeout: float = 15.0) -> Path:
-    """The host's socket once it listens (the message stack loads on a thread first)."""
-    path = socket_dir(env) / f"host-{host.proc.pid}.sock"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.exists():
-            return path
-        time.sleep(0.05)
-    raise AssertionError(f"no control socket at {path}")
 
 
 class Client:

@@ -1,5 +1,6 @@
 """The vault through the real host: kill -9 in the middle of writes loses nothing that was
-acknowledged, and no file anywhere holds a memory's text."""
+acknowledged, usage counted just before the browser closes the port is written at exit, and
+no file anywhere holds a memory's text."""
 
 import json
 import os
@@ -30,6 +31,8 @@ def test_kill_9_during_writes_loses_nothing_acknowledged(tmp_path):
     acknowledged = {}
     while len(acknowledged) < 60:
         reply = host.recv(timeout=30)
+        if not reply["ok"] and reply["error"].get("reason") == "busy":
+            continue  # past the pool's queue: refused at once, so not acknowledged either
         assert reply["ok"], reply
         acknowledged[reply["id"]] = reply["memory_id"]
     os.kill(host.proc.pid, signal.SIGKILL)
@@ -83,3 +86,17 @@ def test_no_file_holds_memory_text(tmp_path):
             assert marker.encode() not in data, f"{path} holds {marker}"
     for marker in MARKERS:
         assert marker not in host.stderr_text
+
+
+def test_usage_queued_when_the_browser_closes_the_port_is_written(tmp_path):
+    env = isolated_env(tmp_path)
+    host = HostProcess(env=env)
+    assert host.request("site.settings", site="chatgpt.com", long_term=True)["ok"]
+    memory_id = host.request("memory.add", text="Prefers TypeScript for all projects",
+                             memory_type="preference")["memory_id"]
+    # The send and the end of input arrive together: the host exits right after replying.
+    host.send({"id": "send", "type": "chat.prepare_send", "key": "chatgpt.com:7", "site": "chatgpt.com",
+               "draft": "Help me set up a new frontend project, TypeScript or not?"})
+    assert host.close() == 0
+    with HostProcess(env=env) as again:
+        assert again.request("memory.get", memory_id=memory_id)["memory"]["usage_count"] == 1

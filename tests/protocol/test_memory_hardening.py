@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+
 from support.host import HostProcess, isolated_env
 
 

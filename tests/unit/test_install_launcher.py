@@ -78,8 +78,10 @@ def test_launcher_overrides_an_inherited_origins_variable(tmp_path, bare_env):
 def test_launcher_quotes_paths_with_spaces_and_quotes(tmp_path, bare_env):
     odd = tmp_path / "it's a \"dir\" $HOME"
     odd.mkdir()
-    python = odd / "python"
-    python.symlink_to(sys.executable)
+    # A venv's python finds its packages through pyvenv.cfg beside the path it was started
+    # by: link the whole venv (a lone link to its python would be a bare Python).
+    (odd / "env").symlink_to(sys.prefix, target_is_directory=True)
+    python = odd / "env" / Path(sys.executable).relative_to(sys.prefix)
     launcher = odd / "whiteboard-host"
     write_launcher(launcher, str(python), [ORIGIN], {"WHITEBOARD_LOG_LEVEL": "ERROR"})
     assert ping_via(launcher, ORIGIN, tmp_path, bare_env)["ok"] is True

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from support.fake_openai import fail, fake_openai, garbage, reply  # noqa: F401
+from support.fake_openai import fail, garbage, reply
 from whiteboard.llm.handoff import SECTIONS, TITLES, detect_language, make_handoff, parse_sections, render
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore

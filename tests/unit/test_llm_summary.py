@@ -3,7 +3,7 @@ extractive on failure, and a late model answer never overwrites a newer fold."""
 
 import time
 
-from support.fake_openai import fail, fake_openai, hang, reply  # noqa: F401
+from support.fake_openai import fail, hang, reply
 from whiteboard.config import Limits
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore

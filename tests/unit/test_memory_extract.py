@@ -6,7 +6,6 @@ import time
 
 import pytest
 
-from support.fake_openai import fake_openai  # noqa: F401
 from whiteboard.config import Limits
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore

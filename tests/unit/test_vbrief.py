@@ -3,7 +3,7 @@
 import json
 import re
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -340,5 +340,5 @@ def test_an_unreachable_model_falls_back_to_extraction(counter, tmp_path):
 
 
 def test_compression_never_returns_something_larger(counter):
-    level, compressed = Compressor(counter).compress("ok", 1, "reference", "chat.user", datetime.now(timezone.utc))
+    level, compressed = Compressor(counter).compress("ok", 1, "reference", "chat.user", datetime.now(UTC))
     assert (level, compressed) == ("verbatim", None)
