@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 
 from .config import HostConfig
-from .sessions.store import SessionStore
 from .llm.layer import ModelLayer
 from .llm.summary import RefiningSummarizer
+from .sessions.store import SessionStore
 from .tokens import TokenCounter
 
 
@@ -21,7 +21,7 @@ class App:
         self.summarizer = RefiningSummarizer(self.tokens, self.sessions, self.llm)
         self.stopping = threading.Event()
         # Requests running off the reader thread, by request id (for cancellation).
-        self.inflight: dict[object, "RequestContext"] = {}
+        self.inflight: dict[object, RequestContext] = {}
         self.inflight_lock = threading.Lock()
 
     @property

@@ -27,7 +27,8 @@ def open_options(browser):
 
 def browser_storage(browser) -> str:
     return service_worker(browser.context).evaluate("""async () => JSON.stringify([
-        await chrome.storage.local.get(null), await chrome.storage.sync.get(null), await chrome.storage.session.get(null)])""")
+        await chrome.storage.local.get(null), await chrome.storage.sync.get(null),
+        await chrome.storage.session.get(null)])""")
 
 
 def status(page) -> str:

@@ -63,7 +63,7 @@ def test_a_model_summary_is_held_to_800_tokens(tmp_path, fake_openai):
         store, summ = summarizer_for(tmp_path, fake_openai)
         session = fill(store)
         fold_pending(session, summ, TOKENS, CAP)
-        assert wait_until(lambda: session.summary_method == "model")
+        assert wait_until(lambda session=session: session.summary_method == "model")
         assert 0 < TOKENS.count(session.summary) <= CAP
 
 

@@ -176,7 +176,8 @@ SECRET_CONVERSATION = [
     ("user", "chat", f"Here is my key {SECRETS['openai']} and my GitHub token {SECRETS['github']}."),
     ("assistant", "chat", f"Never paste keys. Also AWS key {SECRETS['aws']} should be rotated."),
     ("user", "chat", f"Mail me at {SECRETS['email']}. <private>{SECRETS['private']}</private> Thanks!"),
-    ("user", "selection", f"export DB_PASSWORD={SECRETS['password']}\ncurl -H 'Authorization: Bearer {SECRETS['bearer']}'"),
+    ("user", "selection",
+     f"export DB_PASSWORD={SECRETS['password']}\ncurl -H 'Authorization: Bearer {SECRETS['bearer']}'"),
     ("assistant", "chat", "Done. We will use environment variables for every secret from now on."),
 ]
 

@@ -69,7 +69,8 @@ class Tour:
     def press_enter(self) -> None:
         for kind in ("keyDown", "keyUp"):
             self.page("Input.dispatchKeyEvent", {"type": kind, "key": "Enter", "code": "Enter",
-                                                 "windowsVirtualKeyCode": 13, "text": "\r" if kind == "keyDown" else ""})
+                                                 "windowsVirtualKeyCode": 13,
+                                                 "text": "\r" if kind == "keyDown" else ""})
 
     def screenshot(self, path: Path) -> None:
         data = self.page("Page.captureScreenshot", {"format": "png"})["data"]
