@@ -1,8 +1,21 @@
+from pathlib import Path
+
 import pytest
 
 from support.host import HostProcess, isolated_env
 
 pytest_plugins = ["support.fake_openai"]  # the fake_openai fixture
+
+E2E = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_collection_modifyitems(items):
+    """tests/e2e/ is marked `e2e`, and its tests share one xdist worker: one Chromium at a
+    time, as in a serial run, while the other workers take the rest (tests/README.md)."""
+    for item in items:
+        if E2E in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.xdist_group("e2e"))
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from support.host import isolated_env
+from support.host import isolated_env, key_path, vault_path
 from support.inprocess import InProcessHost
 
 HTML = 'Prefers <b>bold</b> titles <img src=x onerror="alert(1)"> &amp; <script>alert(2)</script>'
@@ -16,14 +16,6 @@ HTML = 'Prefers <b>bold</b> titles <img src=x onerror="alert(1)"> &amp; <script>
 @pytest.fixture
 def env(tmp_path):
     return isolated_env(tmp_path)
-
-
-def vault_path(tmp_path):
-    return tmp_path / "data" / "whiteboard" / "memories.db"
-
-
-def key_path(tmp_path):
-    return tmp_path / "config" / "whiteboard" / "secret.key"
 
 
 def ok(reply):

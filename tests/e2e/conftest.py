@@ -12,12 +12,6 @@ from playwright.sync_api import sync_playwright
 from e2e import harness
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "tests/e2e/" in str(item.fspath).replace("\\", "/"):
-            item.add_marker(pytest.mark.e2e)
-
-
 @pytest.fixture(scope="session")
 def playwright():
     harness.chromium_path()  # missing Chromium fails every e2e test, it never skips them

@@ -142,8 +142,8 @@ def test_an_oversize_request_is_too_large_and_the_connection_goes_on(running):
         client.close()
 
 
-def test_the_socket_is_removed_when_the_host_exits(tmp_path):
-    env = isolated_env(tmp_path / "env")
+def test_the_socket_is_removed_when_the_host_exits(short_tmp):
+    env = isolated_env(short_tmp / "env")
     host = HostProcess(env=env)
     path = socket_of(host, env)
     assert host.close() == 0
@@ -165,8 +165,8 @@ def test_a_stale_socket_of_a_dead_host_is_cleared_and_a_live_one_kept(short_tmp)
         assert not dead.exists() and live.exists()
 
 
-def test_two_hosts_have_a_socket_each(tmp_path):
-    env = isolated_env(tmp_path / "env")
+def test_two_hosts_have_a_socket_each(short_tmp):
+    env = isolated_env(short_tmp / "env")
     with HostProcess(env=env) as a, HostProcess(env=env) as b:
         pa, pb = socket_of(a, env), socket_of(b, env)
         assert pa != pb
@@ -177,10 +177,10 @@ def test_two_hosts_have_a_socket_each(tmp_path):
 
 
 @pytest.mark.parametrize("setting", [{"WHITEBOARD_CONTROL_SOCKET": "0"}, "disallowed origin"])
-def test_no_socket_when_turned_off_or_for_a_refused_caller(tmp_path, setting):
+def test_no_socket_when_turned_off_or_for_a_refused_caller(short_tmp, setting):
     extra = setting if isinstance(setting, dict) else {}
     args = ["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"] if setting == "disallowed origin" else None
-    env = isolated_env(tmp_path / "env", **extra)
+    env = isolated_env(short_tmp / "env", **extra)
     with HostProcess(env=env, args=args) as host:
         # A reply to anything but ping comes once the stack has loaded, after the socket would be up.
         assert host.request("session.list")["ok"] is (args is None)

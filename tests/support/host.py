@@ -32,6 +32,16 @@ def isolated_env(root: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def vault_path(root: Path) -> Path:
+    """The memory vault of a host started with isolated_env(root)."""
+    return root / "data" / "whiteboard" / "memories.db"
+
+
+def key_path(root: Path) -> Path:
+    """The vault's key file of a host started with isolated_env(root)."""
+    return root / "config" / "whiteboard" / "secret.key"
+
+
 def path_without_browsers(root: Path) -> str:
     """A PATH with every command of this one except the browsers' (root/bin holds links):
     for an installer run that must find no installed browser on a machine that has one."""
