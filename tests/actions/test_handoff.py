@@ -53,7 +53,7 @@ def test_a_chinese_conversation_gets_a_chinese_handoff_from_the_model(tmp_path, 
     assert "Chinese" in system["content"] and "记账小程序" in user["content"]
 
 
-@pytest.mark.parametrize("step", [fail(500, times=3), reply("no json, sorry")])
+@pytest.mark.parametrize("step", [fail(500, times=3, retry_after=0), reply("no json, sorry")])
 def test_a_failing_model_falls_back_to_extractive(tmp_path, fake_openai, step):
     fake_openai.script(step)
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url, WHITEBOARD_LLM_MODEL="m")
