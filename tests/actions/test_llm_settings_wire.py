@@ -2,11 +2,9 @@
 server; the API key is never returned (tests/protocol/test_api_key_privacy.py checks disk and stderr)."""
 
 import ipaddress
-import os
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,14 +18,6 @@ API_KEY = "sk-proj-NEVER-LEAK-0123456789abcdefghijklmnopqrstuv"
 @pytest.fixture
 def env(tmp_path):
     return isolated_env(tmp_path / "env")
-
-
-def files_under(root: Path):
-    for dirpath, _, names in os.walk(root):
-        for name in names:
-            path = Path(dirpath) / name
-            if path.is_file() and not path.is_symlink():
-                yield path
 
 
 def test_settings_round_trip_without_ever_returning_the_key(env, fake_openai):

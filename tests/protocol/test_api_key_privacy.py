@@ -2,21 +2,11 @@
 replies, events, stderr, or any file under the host's HOME/XDG/TMP dirs."""
 
 import base64
-import os
-from pathlib import Path
 
 from support.fake_openai import fail
-from support.host import HostProcess, isolated_env
+from support.host import HostProcess, files_under, isolated_env
 
 API_KEY = "sk-proj-NEVER-LEAK-0123456789abcdefghijklmnopqrstuv"
-
-
-def files_under(root: Path):
-    for dirpath, _, names in os.walk(root):
-        for name in names:
-            path = Path(dirpath) / name
-            if path.is_file() and not path.is_symlink():
-                yield path
 
 
 def test_the_api_key_never_appears_in_plaintext(tmp_path, fake_openai):

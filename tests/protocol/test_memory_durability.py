@@ -8,17 +8,9 @@ import signal
 import sqlite3
 import time
 
-from support.host import HostProcess, isolated_env
+from support.host import HostProcess, files_under, isolated_env
 
 MARKERS = ["PANGOLIN-MEMORY-4242", "walrus-preference-plan", "記憶マーカー", "tag-marker-5150", "edited-marker-99"]
-
-
-def files_under(root):
-    for dirpath, _, names in os.walk(root):
-        for name in names:
-            path = os.path.join(dirpath, name)
-            if os.path.isfile(path) and not os.path.islink(path):
-                yield path
 
 
 def test_kill_9_during_writes_loses_nothing_acknowledged(tmp_path):
@@ -75,7 +67,7 @@ def test_no_file_holds_memory_text(tmp_path):
         time.sleep(0.2)
         # Also while the host runs, with the WAL in place.
         scanned = [p for p in files_under(tmp_path)]
-        assert any(p.endswith("memories.db-wal") for p in scanned)
+        assert any(p.name == "memories.db-wal" for p in scanned)
         for path in scanned:
             data = open(path, "rb").read()
             for marker in MARKERS:

@@ -9,6 +9,7 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 from unittest import mock
@@ -30,6 +31,15 @@ def isolated_env(root: Path, **extra: str) -> dict[str, str]:
                XDG_RUNTIME_DIR=str(dirs["runtime"]), TMPDIR=str(dirs["tmp"]))
     env.update(extra)
     return env
+
+
+def files_under(root: Path) -> Iterator[Path]:
+    """Every regular file under root: what a privacy check on disk reads."""
+    for dirpath, _, names in os.walk(root):
+        for name in names:
+            path = Path(dirpath) / name
+            if path.is_file() and not path.is_symlink():
+                yield path
 
 
 def vault_path(root: Path) -> Path:
