@@ -20,6 +20,7 @@ import os
 import select
 import tempfile
 import threading
+import time
 
 import pytest
 
@@ -61,27 +62,32 @@ class InProcessHost(FramedPeer):
         self._log_level = logger.level
         logger.setLevel(os.environ.get("WHITEBOARD_LOG_LEVEL", "WARNING"))
         logger.addHandler(self._handler)
+        try:
+            self._start()
+        except BaseException:
+            self._restore()
+            raise
+        self.closed = False
 
+    def _start(self) -> None:
         load_all()
         self.app = App(HostConfig.from_env(), tokens=loaded_tokens())
         start_cleanup_timer(self.app.sessions, self.app.stopping)
         requests_in, requests_out = os.pipe()
         replies_in, replies_out = os.pipe()
-        self._replies_in = replies_in
-        self._server_in, self._server_out = os.fdopen(requests_in, "rb"), os.fdopen(replies_out, "wb", buffering=0)
-        self.server = Server(self.app, self._server_in, FrameWriter(self._server_out))
+        # The server's end of the replies stays open: once the test has closed its end, a
+        # late reply meets a broken pipe, as in a host whose browser has gone.
+        self.server = Server(self.app, os.fdopen(requests_in, "rb"), FrameWriter(os.fdopen(replies_out, "wb", 0)))
         super().__init__(os.fdopen(requests_out, "wb"), replies_in)
         self._thread = threading.Thread(target=self._serve, name="inprocess-host", daemon=True)
         self._thread.start()
         open_at_start(self.app)  # as the host does once its stack has loaded
-        self.closed = False
 
     def _serve(self) -> None:
         try:
             self.server.serve()
         finally:
-            self._server_in.close()
-            self._server_out.close()
+            self.server.stdin.close()
 
     def close(self, timeout: float = 5.0) -> int:
         """End the input (the browser closed the port), wait for the server, restore the environment."""
@@ -90,22 +96,22 @@ class InProcessHost(FramedPeer):
         self.closed = True
         try:
             self._to_host.close()
-            self._drain(timeout)
-            self._thread.join(timeout)
+            # Read what is left meanwhile: a server blocked writing a reply could not reach the end.
+            deadline = time.monotonic() + timeout
+            while self._thread.is_alive() and time.monotonic() < deadline:
+                if select.select([self._from_host], [], [], 0.02)[0]:
+                    os.read(self._from_host, 1 << 16)
             assert not self._thread.is_alive(), "the in-process server did not stop at the end of its input"
             self.app.close()
         finally:
             self.app.stopping.set()
-            os.close(self._replies_in)
-            logger = logging.getLogger("whiteboard")
-            logger.removeHandler(self._handler)
-            logger.setLevel(self._log_level)
-            self.stderr_text = self._log.getvalue()
-            self._env.undo()
+            os.close(self._from_host)
+            self._restore()
         return 0
 
-    def _drain(self, timeout: float) -> None:
-        """Read what is left, so a server blocked writing a reply can reach the end of its input."""
-        while self._thread.is_alive() and select.select([self._replies_in], [], [], timeout)[0]:
-            if not os.read(self._replies_in, 1 << 16):
-                return
+    def _restore(self) -> None:
+        logger = logging.getLogger("whiteboard")
+        logger.removeHandler(self._handler)
+        logger.setLevel(self._log_level)
+        self.stderr_text = self._log.getvalue()
+        self._env.undo()
