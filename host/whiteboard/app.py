@@ -8,6 +8,7 @@ from .config import HostConfig
 from .llm.layer import ModelLayer
 from .llm.summary import RefiningSummarizer
 from .sessions.store import SessionStore
+from .sessions.summary import fold_pending
 from .tokens import TokenCounter
 
 
@@ -19,6 +20,8 @@ class App:
         # The configured model, if any; the summary is extractive at once, refined by the model later.
         self.llm = ModelLayer()
         self.summarizer = RefiningSummarizer(self.tokens, self.sessions, self.llm)
+        self.sessions.fold = lambda session: fold_pending(
+            session, self.summarizer, self.tokens, self.config.limits.summary_max_tokens)
         self.stopping = threading.Event()
         # Requests running off the reader thread, by request id (for cancellation).
         self.inflight: dict[object, RequestContext] = {}
@@ -26,7 +29,7 @@ class App:
 
     @property
     def memory(self):
-        """Long-term memory (DESIGN §5): vault, index, extraction; created on first use."""
+        """Long-term memory (design §5): vault, index, extraction; created on first use."""
         from .memory.hub import service_for
 
         return service_for(self)

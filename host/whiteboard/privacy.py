@@ -1,9 +1,9 @@
-"""Privacy filter (DESIGN §6): applied at capture, before anything is kept or sent.
+"""Privacy filter (design §6): applied at capture, before anything is kept or sent.
 
 Removes <private>...</private> spans and replaces secrets with [REDACTED]. Only the
 count and kinds of what was removed are kept, never the removed text.
 
-Linear time on every input (issue 12 item 2; docs/privacy.md): it runs on whatever a page sends,
+Linear time on every input (issue 12 item 2; design §6): it runs on whatever a page sends,
 so no pattern may backtrack over text it already scanned. Quantifiers that backtracking could not
 help are possessive (`++`, `*+`), and where the old patterns retried a failed match at every
 word boundary inside one run of characters (`foo-foo-…`, `a.a.a…`, random base64url), the search

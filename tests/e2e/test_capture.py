@@ -1,4 +1,4 @@
-"""Turn capture, tab lifecycle and isolation from page scripts (DESIGN §4, §8)."""
+"""Turn capture, tab lifecycle and isolation from page scripts (design §4, §8)."""
 
 import time
 

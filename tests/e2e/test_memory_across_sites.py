@@ -108,7 +108,7 @@ ASK_TEXT = "Long-term memory on · see what goes with this send"
 
 
 def ask_preview(page) -> None:
-    """The chip appears with the draft, without asking the host; a click asks (DESIGN §8)."""
+    """The chip appears with the draft, without asking the host; a click asks (design §8)."""
     wait_for(lambda: ASK_TEXT in preview_text(page), what="the preview chip")
     page.locator(PREVIEW).click()
 

@@ -1,4 +1,4 @@
-"""A send is never lost or delayed much (DESIGN §8): the host killed mid-session, the
+"""A send is never lost or delayed much (design §8): the host killed mid-session, the
 host too slow, and the port coming back afterwards. Real processes, real signals."""
 
 import signal

@@ -1,5 +1,5 @@
 """Send interception on the saved ChatGPT and Claude pages: selections injected exactly
-once, only on a real send, as plain text (DESIGN §8)."""
+once, only on a real send, as plain text (design §8)."""
 
 import pytest
 

@@ -1,7 +1,4 @@
-
-
-
-"""The real host process over real pipes: good frames, bad frames, lifecycle (DESIGN §2-3)."""
+"""The real host process over real pipes: good frames, bad frames, lifecycle (design §2-3)."""
 
 
 import json

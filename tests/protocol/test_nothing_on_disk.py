@@ -1,4 +1,4 @@
-"""Session content lives in RAM only (DESIGN §4): after a busy session the host has
+"""Session content lives in RAM only (design §4, §14): after a busy session the host has
 written no file that holds message text, anywhere under HOME, the XDG dirs or TMPDIR."""
 
 

@@ -1,4 +1,4 @@
-"""The injection block of DESIGN §5 and its stripping from captured turns."""
+"""The injection block of design §5 and its stripping from captured turns."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Handoff summary (DESIGN §7): six sections in the conversation's language, by model or extractively."""
+"""Handoff summary (design §7): six sections in the conversation's language, by model or extractively."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Extraction: lasting facts the user states about themself (DESIGN §5).
+"""Extraction: lasting facts the user states about themself (design §5).
 
 The rule extractor works offline: first-person statements of preferences, skills,
 goals and personal context. It skips one-off requests, questions, quoted or pasted text

@@ -1,4 +1,4 @@
-"""The search index, in RAM only: SQLite `:memory:` with FTS5 (DESIGN §5).
+"""The search index, in RAM only: SQLite `:memory:` with FTS5 (design §5).
 
 `words` (unicode61, accents folded) finds candidates by bm25; `grams` (trigram) holds
 the CJK runs of memories that have any, so Chinese and Japanese text is found without

@@ -1,4 +1,4 @@
-"""Recall (DESIGN §5): a query -> at most 5 memories, the injection block, its tokens.
+"""Recall (design §5): a query -> at most 5 memories, the injection block, its tokens.
 
 Hybrid: full-text hits above an absolute BM25 floor (idf smoothed by a fixed background,
 so it means the same in a 5-memory vault and a 100k one) and meaning hits above an
@@ -173,7 +173,7 @@ def recall_for_send(app, site: str, draft: str, room: int | None = None) -> Reca
 
 def count_use(app, memory_ids: list[str]) -> None:
     """Memories that went with a send: their usage count and last use are queued for a
-    background thread (DESIGN §5), off the send path."""
+    background thread (design §5), off the send path."""
     if memory_ids:
         app.memory.usage.record(memory_ids)
 

@@ -1,4 +1,4 @@
-"""The encrypted vault: one SQLite file in the user data dir (DESIGN §5).
+"""The encrypted vault: one SQLite file in the user data dir (design §5).
 
 Each row's content (text, tags, keywords, old texts) is AES-GCM ciphertext with the
 row id as associated data, so a row copied over another is detected too. The key is

@@ -1,4 +1,4 @@
-"""`whiteboard-host`: what the browser launches (DESIGN §2).
+"""`whiteboard-host`: what the browser launches (design §2).
 
 stdout is reserved for frames: the real fd 1 is duplicated for the writer and fd 1
 is pointed at stderr, so a stray print or a library's output can never corrupt a frame.

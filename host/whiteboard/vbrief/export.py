@@ -1,4 +1,4 @@
-"""A RAM session as a vBRIEF document (DESIGN §7, docs/vbrief.md).
+"""A RAM session as a vBRIEF document (design §7, docs/vbrief.md).
 
 Each captured message or selection becomes an Observation with its exact token count
 and, unless it stays verbatim, its compressed form; CompressionStats add up over the
