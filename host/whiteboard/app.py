@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 
 from .config import HostConfig
-from .sessions.store import SessionStore
-from .sessions.summary import fold_pending
 from .llm.layer import ModelLayer
 from .llm.summary import RefiningSummarizer
+from .sessions.store import SessionStore
+from .sessions.summary import fold_pending
 from .tokens import TokenCounter
 
 
@@ -24,7 +24,7 @@ class App:
             session, self.summarizer, self.tokens, self.config.limits.summary_max_tokens)
         self.stopping = threading.Event()
         # Requests running off the reader thread, by request id (for cancellation).
-        self.inflight: dict[object, "RequestContext"] = {}
+        self.inflight: dict[object, RequestContext] = {}
         self.inflight_lock = threading.Lock()
 
     @property

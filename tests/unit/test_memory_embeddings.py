@@ -6,7 +6,8 @@ import json
 import time
 
 import pytest
-from support.fake_openai import EMBEDDINGS_PATH, Step, fail, fake_openai, hang  # noqa: F401
+
+from support.fake_openai import EMBEDDINGS_PATH, Step, fail, hang
 from whiteboard.memory import hub
 from whiteboard.memory.embed import EmbedConfig, RemoteEmbedder, config_from_env
 from whiteboard.memory.errors import EmbedFailed

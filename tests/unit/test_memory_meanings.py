@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 import pytest
+
 from whiteboard.memory import embedder as bundled
 from whiteboard.memory.recall import recall
 from whiteboard.memory.service import MemoryService

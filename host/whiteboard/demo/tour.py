@@ -44,7 +44,8 @@ class Tour:
         result = self.page("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True})
         if "exceptionDetails" in result:
             details = result["exceptionDetails"]
-            raise CdpError(f"page script failed: {details.get('exception', {}).get('description') or details.get('text')}")
+            why = details.get("exception", {}).get("description") or details.get("text")
+            raise CdpError(f"page script failed: {why}")
         return result["result"].get("value")
 
     def until(self, expression: str, what: str, timeout: float = 15):
@@ -76,7 +77,8 @@ class Tour:
     def press_enter(self) -> None:
         for kind in ("keyDown", "keyUp"):
             self.page("Input.dispatchKeyEvent", {"type": kind, "key": "Enter", "code": "Enter",
-                                                 "windowsVirtualKeyCode": 13, "text": "\r" if kind == "keyDown" else ""})
+                                                 "windowsVirtualKeyCode": 13,
+                                                 "text": "\r" if kind == "keyDown" else ""})
 
     def screenshot(self, path: Path) -> None:
         data = self.page("Page.captureScreenshot", {"format": "png"})["data"]

@@ -75,7 +75,7 @@ class Vault:
     # ---- opening -------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | None = None, key_path: Path | None = None) -> "Vault":
+    def open(cls, path: Path | None = None, key_path: Path | None = None) -> Vault:
         """Open (creating when new) the vault. A missing key for an existing vault, or a
         key that does not open it, raises VaultUnavailable: no new key is ever made then."""
         default_path, default_key = default_paths()

@@ -4,8 +4,9 @@ The document was validated by its models (structure, sizes, cross-references). E
 observation becomes a message in order, with its role, source and timestamp; its text
 goes through the privacy filter again (an import is a capture). The session itself
 starts now (the TTL counts from the import) and sessionInfo.context becomes its
-rolling summary, which already covers the observations tagged "summarised". Beyond the store's message cap, the oldest messages after the first
-are handed to the rolling summary exactly as the cap does for live capture.
+rolling summary, which already covers the observations tagged "summarised". Beyond the
+store's message cap, the oldest messages after the first are handed to the rolling
+summary exactly as the cap does for live capture.
 """
 
 from __future__ import annotations
