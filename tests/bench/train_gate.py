@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+
 from whiteboard.memory.context_gate import WEIGHTS
 from whiteboard.memory.embedder import local_embedder
 

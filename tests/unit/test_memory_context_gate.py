@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+
 from whiteboard.memory import context_gate
 from whiteboard.memory import embedder as bundled
 from whiteboard.memory.context_gate import ContextGate

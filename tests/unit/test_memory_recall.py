@@ -5,6 +5,7 @@ import threading
 import time
 
 import pytest
+
 from whiteboard.app import App
 from whiteboard.memory import text as T
 from whiteboard.memory.inject import strip_blocks
