@@ -185,7 +185,8 @@ SECRET_CONVERSATION = [
 def assert_no_secret(document_json: str):
     for name, secret in SECRETS.items():
         assert secret not in document_json, f"{name} leaked into the export"
-    assert "4921" not in document_json and "<private>" not in document_json
+    # The PIN as a number of its own: a timestamp's or an id's digits may hold 4921 by chance.
+    assert not re.search(r"(?<!\d)4921(?!\d)", document_json) and "<private>" not in document_json
 
 
 def test_a_session_with_secrets_exports_none_of_them(counter):
