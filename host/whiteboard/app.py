@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from .config import HostConfig
 from .llm.layer import ModelLayer
@@ -23,6 +24,8 @@ class App:
         self.sessions.fold = lambda session: fold_pending(
             session, self.summarizer, self.tokens, self.config.limits.summary_max_tokens)
         self.stopping = threading.Event()
+        # Run by close() at exit (the control socket's file): the host leaves with os._exit.
+        self.on_close: list[Callable[[], None]] = []
         # Requests running off the reader thread, by request id (for cancellation).
         self.inflight: dict[object, RequestContext] = {}
         self.inflight_lock = threading.Lock()
@@ -40,6 +43,8 @@ class App:
         service = self.__dict__.get("_memory_service")
         if service is not None:
             service.usage.flush(timeout)
+        for close in self.on_close:
+            close()
 
 
 # An inline action runs to its end before the next frame is read, so nothing can cancel
