@@ -32,7 +32,8 @@ MANUAL = Thresholds(min_confidence=0.5, max_facts=8)
 
 _FENCE = re.compile(r"(?:```|~~~).*?(?:```|~~~|\Z)", re.DOTALL)
 _QUOTED = re.compile(r"[\"“«「『][^\"”»」』]{12,}[\"”»」』]")
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*|\n+|(?:,\s*|\s+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)",
+# A Latin full stop ends a sentence only before a space ("VW ID.3", ".NET" stay whole).
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+|(?:,\s*|\s+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)",
                        re.IGNORECASE)
 PASTED_CHARS = 700  # a paragraph longer than this was pasted, not said
 PASTED_LINES = 8
@@ -125,13 +126,18 @@ def _match_cjk(sentence: str) -> Candidate | None:
     return None
 
 
+def rule_candidate(sentence: str) -> Candidate | None:
+    """What the rules make of one sentence, if anything."""
+    # "Pythonを勉強しています" starts in ASCII; "I live in 東京" is English all the same.
+    return (_match_cjk(sentence) if T.cjk_runs(sentence) else None) or _match_en(sentence)
+
+
 def rule_extract(messages: list[str], thresholds: Thresholds = AUTOMATIC) -> list[Candidate]:
     """Candidates from the user's own messages (already privacy-filtered at capture)."""
     found: list[Candidate] = []
     for message in messages:
         for sentence in user_statements(message):
-            # "Pythonを勉強しています" starts in ASCII; "I live in 東京" is English all the same.
-            candidate = (_match_cjk(sentence) if T.cjk_runs(sentence) else None) or _match_en(sentence)
+            candidate = rule_candidate(sentence)
             if candidate is not None:
                 found.append(candidate)
     return finish(found, thresholds)

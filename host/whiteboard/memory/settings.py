@@ -14,6 +14,9 @@ from ..protocol.errors import BadRequest, Unavailable
 SETTINGS_FILE = "memory.json"
 PINNED_TOKENS = 120  # default: a few short standing instructions
 MAX_PINNED_TOKENS = 2000
+# Extracted facts at or above this confidence are kept; below it (down to the extraction
+# floor) they wait as suggestions the user accepts or discards on the memory page.
+SUGGEST_BELOW = 0.75
 
 
 @dataclass(frozen=True)

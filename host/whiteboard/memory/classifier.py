@@ -1,0 +1,140 @@
+"""The learned extractor: logistic regression over the bundled embedding model's vectors.
+
+Each sentence the user wrote (extract.user_statements: no code, quotes or pasted chunks)
+is embedded; one model says whether it states a lasting fact about the writer (its
+probability is the confidence), another its type (multinomial). The weights are a small
+file in the package, trained by `python -m whiteboard.memory.train_extractor` from the
+labelled set in tests/data/extraction; they are refused for any other embedding model
+(the vectors would mean something else). The memory text is the sentence rewritten as a
+short statement in its own language (statement.py).
+
+Where the rule extractor matches a sentence it is precise, so it may raise the
+confidence and decides the type; it never turns a sentence the classifier rejects
+outright into a memory.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .candidate import Candidate
+from .extract import Thresholds, finish, rule_candidate, user_statements
+from .statement import statement
+
+log = logging.getLogger("whiteboard.memory.classifier")
+WEIGHTS_FILE = "extractor.npz"
+# Embedding costs ~35 ms a sentence on a slow CPU: a run reads at most this many (the newest).
+MAX_SENTENCES = {"automatic": 40, "manual": 120}
+# A rule match counts only where the classifier does not reject the sentence outright
+# ("My brother is vegan" matches a rule and is about someone else).
+RULE_AGREES = 0.25
+_QUESTION_END = ("?", "？", "吗", "呢", "까", "か")
+
+
+@dataclass(frozen=True)
+class Weights:
+    model_id: str
+    mean: np.ndarray  # (dim,) feature standardisation
+    scale: np.ndarray  # (dim,)
+    lasting: np.ndarray  # (dim + 1,) with the bias last
+    types: tuple[str, ...]
+    type_weights: np.ndarray  # (len(types), dim + 1)
+    data_sha256: str  # the labelled set it was trained from
+
+    def features(self, vectors: np.ndarray) -> np.ndarray:
+        x = (np.asarray(vectors, dtype=np.float64) - self.mean) / self.scale
+        return np.hstack([x, np.ones((len(x), 1))])
+
+    def lasting_probability(self, vectors: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-(self.features(vectors) @ self.lasting)))
+
+    def type_probabilities(self, vectors: np.ndarray) -> np.ndarray:
+        z = self.features(vectors) @ self.type_weights.T
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+    def save(self, path) -> None:
+        np.savez_compressed(path, model_id=np.array(self.model_id), mean=self.mean.astype(np.float32),
+                            scale=self.scale.astype(np.float32), lasting=self.lasting.astype(np.float32),
+                            types=np.array(self.types), type_weights=self.type_weights.astype(np.float32),
+                            data_sha256=np.array(self.data_sha256))
+
+
+class WrongModel(Exception):
+    """The weights were trained on another embedding model's vectors."""
+
+
+def load_weights(model_id: str, path=None) -> Weights:
+    """The shipped weights (or those at path); WrongModel when trained for another model,
+    OSError/ValueError/KeyError when the file is missing or damaged."""
+    source = Path(path) if path is not None else resources.files("whiteboard.memory").joinpath("data", WEIGHTS_FILE)
+    with source.open("rb") as file, np.load(file) as z:
+        weights = Weights(model_id=str(z["model_id"]), mean=z["mean"].astype(np.float64),
+                          scale=z["scale"].astype(np.float64), lasting=z["lasting"].astype(np.float64),
+                          types=tuple(str(t) for t in z["types"]), type_weights=z["type_weights"].astype(np.float64),
+                          data_sha256=str(z["data_sha256"]))
+    if weights.model_id != model_id:
+        raise WrongModel(f"the extractor weights were trained for {weights.model_id}, not {model_id}")
+    if weights.lasting.shape != (len(weights.mean) + 1,) or weights.type_weights.shape != (len(weights.types),
+                                                                                          len(weights.mean) + 1):
+        raise ValueError("the extractor weights have the wrong shape")
+    return weights
+
+
+def candidate_sentences(message: str) -> list[str]:
+    """The sentences worth classifying: the user's own, not questions, not empty chatter."""
+    return [s for s in user_statements(message)
+            if not s.rstrip(" .!。！").endswith(_QUESTION_END) and len(s.strip()) >= 4]
+
+
+@dataclass
+class Scored:
+    sentence: str
+    lasting: float
+    type: str
+    rule: Candidate | None
+
+
+class LearnedExtractor:
+    def __init__(self, embedder, weights: Weights):
+        self.embedder = embedder
+        self.weights = weights
+
+    def score(self, sentences: list[str]) -> list[Scored]:
+        """Classify sentences in one batch of embeddings."""
+        if not sentences:
+            return []
+        vectors = self.embedder.embed_queries(sentences)
+        lasting = self.weights.lasting_probability(vectors)
+        types = self.weights.type_probabilities(vectors)
+        return [Scored(s, float(p), self.weights.types[int(np.argmax(t))], rule_candidate(s))
+                for s, p, t in zip(sentences, lasting, types)]
+
+    def extract(self, messages: list[str], thresholds: Thresholds, manual: bool = False) -> list[Candidate]:
+        sentences = [s for m in messages for s in candidate_sentences(m)]
+        sentences = sentences[-MAX_SENTENCES["manual" if manual else "automatic"]:]
+        found = []
+        for s in self.score(sentences):
+            confidence, type_ = s.lasting, s.type
+            if s.rule is not None and s.lasting >= RULE_AGREES:
+                confidence, type_ = max(confidence, s.rule.confidence), s.rule.type
+            found.append(Candidate(type_, statement(s.sentence), round(confidence, 2), tags=["classifier"]))
+        return finish(found, thresholds)
+
+
+def learned_extractor(embedder) -> LearnedExtractor | None:
+    """The learned extractor on this embedder, or None (and why, logged) when there is no
+    embedder or the weights do not fit it: the rule extractor runs alone then."""
+    if embedder is None:
+        return None
+    try:
+        return LearnedExtractor(embedder, load_weights(embedder.model_id))
+    except (OSError, ValueError, KeyError, WrongModel) as exc:
+        log.warning("the learned extractor is off (%s); using the rule extractor", exc)
+        return None
