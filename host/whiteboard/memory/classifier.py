@@ -16,14 +16,17 @@ outright into a memory.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from .candidate import Candidate
 from .extract import Thresholds, finish, rule_candidate, user_statements
+from .rules import HEDGE, HYPOTHETICAL, REQUEST, STANDING
 from .statement import statement
 
 log = logging.getLogger("whiteboard.memory.classifier")
@@ -33,6 +36,7 @@ MAX_SENTENCES = {"automatic": 40, "manual": 120}
 # A rule match counts only where the classifier does not reject the sentence outright
 # ("My brother is vegan" matches a rule and is about someone else).
 RULE_AGREES = 0.25
+HEDGED = 0.3  # taken off a hedged statement's confidence: it waits as a suggestion
 _QUESTION_END = ("?", "？", "吗", "呢", "까", "か")
 
 
@@ -88,9 +92,11 @@ def load_weights(model_id: str, path=None) -> Weights:
 
 
 def candidate_sentences(message: str) -> list[str]:
-    """The sentences worth classifying: the user's own, not questions, not empty chatter."""
+    """The sentences worth classifying: the user's own, not questions, hypotheticals, requests
+    for now ("I want you to act as ...", unlike "Please always answer in ...") or chatter."""
     return [s for s in user_statements(message)
-            if not s.rstrip(" .!。！").endswith(_QUESTION_END) and len(s.strip()) >= 4]
+            if not s.rstrip(" .!。！").endswith(_QUESTION_END) and len(s.strip()) >= 4
+            and not HYPOTHETICAL.match(s) and not (REQUEST.search(s.lower()) and not STANDING.search(s.lower()))]
 
 
 @dataclass
@@ -124,8 +130,25 @@ class LearnedExtractor:
             confidence, type_ = s.lasting, s.type
             if s.rule is not None and s.lasting >= RULE_AGREES:
                 confidence, type_ = max(confidence, s.rule.confidence), s.rule.type
-            found.append(Candidate(type_, statement(s.sentence), round(confidence, 2), tags=["classifier"]))
+            if HEDGE.search(s.sentence.lower()):  # "I think I like Rust": the user is not sure either
+                confidence -= HEDGED
+            found.append(Candidate(type_, statement(s.sentence), round(max(0.0, confidence), 2), tags=["classifier"]))
         return finish(found, thresholds)
+
+
+def learned_loader(load_embedder: Callable[[], object | None]) -> Callable[[], LearnedExtractor | None]:
+    """For ConversationExtractor: loads the model and weights on first use (on the
+    extraction thread, never on the send path), then gives the same extractor each time."""
+    loaded: list = []
+    lock = threading.Lock()
+
+    def get() -> LearnedExtractor | None:
+        with lock:
+            if not loaded:
+                loaded.append(learned_extractor(load_embedder()))
+            return loaded[0]
+
+    return get
 
 
 def learned_extractor(embedder) -> LearnedExtractor | None:

@@ -27,7 +27,9 @@ class Thresholds:
     max_facts: int
 
 
-AUTOMATIC = Thresholds(min_confidence=0.7, max_facts=5)
+# What a run proposes at all; what is kept at once and what waits as a suggestion is the
+# user's `suggest_below` (settings.py).
+AUTOMATIC = Thresholds(min_confidence=0.5, max_facts=5)
 MANUAL = Thresholds(min_confidence=0.5, max_facts=8)
 
 _FENCE = re.compile(r"(?:```|~~~).*?(?:```|~~~|\Z)", re.DOTALL)

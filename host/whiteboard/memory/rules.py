@@ -116,6 +116,13 @@ REQUEST = re.compile(
     r"where|which|who|is it|are there|do you|does|should)\b"
     r"|\bi (?:want|need|would like|'d like) you to\b|\bi need (?:a|an|some|the|to|help)\b"
     r"|\bi want (?:a|an|some|the|it|this|that)\b|\blet me know\b")
+# "Always"/"from now on": a request that stands for every later chat is a preference.
+STANDING = re.compile(r"\b(?:always|never|from now on|in future|every time|whenever)\b")
+# A supposition, in every language of the labelled set: nothing it says is a fact.
+HYPOTHETICAL = re.compile(
+    r"^\s*(?:if|suppose|supposing|imagine|pretend|let's say|lets say|what if|assuming|si|imaginons|supposons|"
+    r"supongamos|imagina|imagine|suponha|se (?:eu|você|voce|nós|a gente)|wenn|angenommen|falls|stell dir vor)\b"
+    r"|^\s*(?:假如|如果|假设|要是|もし|仮に|만약|만일)", re.IGNORECASE)
 # Pointing at the conversation or at a moment: about this exchange, not about the user.
 ONE_OFF = re.compile(
     r"\b(?:this|that|these|those|your|the) (?:code|answer|reply|response|text|email|e-mail|message|one|error|bug|"
