@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "host"))
 from whiteboard.memory import text as T  # noqa: E402
 from whiteboard.memory.classifier import LearnedExtractor, load_weights  # noqa: E402
 from whiteboard.memory.embedder import local_embedder  # noqa: E402
-from whiteboard.memory.extract import AUTOMATIC, Thresholds, rule_extract  # noqa: E402
+from whiteboard.memory.extract import Thresholds, rule_extract  # noqa: E402
 from whiteboard.memory.settings import SUGGEST_BELOW  # noqa: E402
 from whiteboard.memory.train_extractor import load_rows  # noqa: E402
 
@@ -91,14 +91,13 @@ def run_turn(extract, text):
 def heldout(learned: LearnedExtractor | None) -> None:
     rows = [r for r in load_rows(DATA) if r["split"] == "test"]
     methods = {"rules alone": lambda t: rule_extract([t], FLOOR)}
-    keep = {"rules alone": AUTOMATIC.min_confidence}
+    keep = {"rules alone": SUGGEST_BELOW}
     if learned is not None:
         methods["classifier"] = lambda t: learned.extract([t], FLOOR, manual=True)
         keep["classifier"] = SUGGEST_BELOW
         learned.extract(["warm up"], FLOOR)  # the model's first call loads it
-    print(f"held-out rows: {len(rows)} ({sum(r['lasting'] for r in rows)} lasting); keep threshold: classifier "
-          f"{SUGGEST_BELOW}, rules {AUTOMATIC.min_confidence} (their automatic threshold); floor "
-          f"{FLOOR.min_confidence}\n")
+    print(f"held-out rows: {len(rows)} ({sum(r['lasting'] for r in rows)} lasting); a memory from confidence "
+          f"{SUGGEST_BELOW} (suggest_below), a suggestion from {FLOOR.min_confidence}\n")
     print("| method | language | lasting turns | recall | + suggested | one-off turns | one-off making a memory "
           "| + suggested | type accuracy | text F1 | ms per turn |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -136,7 +135,7 @@ def locomo(learned: LearnedExtractor | None, trained_on: set[str]) -> None:
     data = json.loads(LOCOMO.read_text())
     if os.environ.get("WB_EXTRACT_LOCOMO") != "all":
         data = data[:2]
-    methods = {"rules alone": (lambda t: rule_extract([t], FLOOR), AUTOMATIC.min_confidence)}
+    methods = {"rules alone": (lambda t: rule_extract([t], FLOOR), SUGGEST_BELOW)}
     if learned is not None:
         methods["classifier"] = (lambda t: learned.extract([t], FLOOR, manual=True), SUGGEST_BELOW)
     print(f"\nLoCoMo observations about the speaker ({len(data)} conversations):\n")

@@ -26,7 +26,7 @@ import numpy as np
 
 from .candidate import Candidate
 from .extract import Thresholds, finish, rule_candidate, user_statements
-from .rules import HEDGE, HYPOTHETICAL, REQUEST, STANDING
+from .rules import CJK_REQUEST, HEDGE, HYPOTHETICAL, REQUEST, STANDING
 from .statement import statement
 
 log = logging.getLogger("whiteboard.memory.classifier")
@@ -36,6 +36,7 @@ MAX_SENTENCES = {"automatic": 40, "manual": 120}
 # A rule match counts only where the classifier does not reject the sentence outright
 # ("My brother is vegan" matches a rule and is about someone else).
 RULE_AGREES = 0.25
+MAX_CONFIDENCE = 0.95  # as the rules': only the user's own word (an accepted suggestion) is certain
 HEDGED = 0.3  # taken off a hedged statement's confidence: it waits as a suggestion
 _QUESTION_END = ("?", "？", "吗", "呢", "까", "か")
 
@@ -96,7 +97,11 @@ def candidate_sentences(message: str) -> list[str]:
     for now ("I want you to act as ...", unlike "Please always answer in ...") or chatter."""
     return [s for s in user_statements(message)
             if not s.rstrip(" .!。！").endswith(_QUESTION_END) and len(s.strip()) >= 4
-            and not HYPOTHETICAL.match(s) and not (REQUEST.search(s.lower()) and not STANDING.search(s.lower()))]
+            and not HYPOTHETICAL.match(s) and not _asks_for_now(s.lower())]
+
+
+def _asks_for_now(lower: str) -> bool:
+    return bool((REQUEST.search(lower) or CJK_REQUEST.search(lower)) and not STANDING.search(lower))
 
 
 @dataclass
@@ -132,7 +137,7 @@ class LearnedExtractor:
                 confidence, type_ = max(confidence, s.rule.confidence), s.rule.type
             if HEDGE.search(s.sentence.lower()):  # "I think I like Rust": the user is not sure either
                 confidence -= HEDGED
-            found.append(Candidate(type_, statement(s.sentence), round(max(0.0, confidence), 2), tags=["classifier"]))
+            found.append(Candidate(type_, statement(s.sentence), round(min(max(0.0, confidence), MAX_CONFIDENCE), 2), tags=["classifier"]))
         return finish(found, thresholds)
 
 

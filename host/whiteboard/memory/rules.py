@@ -115,9 +115,13 @@ REQUEST = re.compile(
     r"translate|summari[sz]e|fix|check|list|draft|generate|find|rewrite|convert|add|remove|what|how|why|when|"
     r"where|which|who|is it|are there|do you|does|should)\b"
     r"|\bi (?:want|need|would like|'d like) you to\b|\bi need (?:a|an|some|the|to|help)\b"
+    r"|\bi(?: would|'d) like (?:a|an|some|the|it|this|that)\b"
     r"|\bi want (?:a|an|some|the|it|this|that)\b|\blet me know\b")
 # "Always"/"from now on": a request that stands for every later chat is a preference.
-STANDING = re.compile(r"\b(?:always|never|from now on|in future|every time|whenever)\b")
+STANDING = re.compile(r"\b(?:always|never|from now on|in future|every time|whenever)\b"
+                      r"|以后|总是|一直|每次|いつも|常に|今後|항상|앞으로|언제나")
+# Asking for something now, in Chinese, Japanese and Korean.
+CJK_REQUEST = re.compile(r"^(?:请|帮我|给我|麻烦)|(?:ください|下さい|お願い|주세요|해 줘|해줘|줄래)")
 # A supposition, in every language of the labelled set: nothing it says is a fact.
 HYPOTHETICAL = re.compile(
     r"^\s*(?:if|suppose|supposing|imagine|pretend|let's say|lets say|what if|assuming|si|imaginons|supposons|"
