@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from whiteboard.config import Limits
-from whiteboard.memory.classifier import (LearnedExtractor, WrongModel, learned_extractor, learned_loader,
-                                          load_weights)
+from whiteboard.memory.classifier import (LearnedExtractor, WrongModel, features, learned_extractor,
+                                          learned_loader, load_weights)
 from whiteboard.memory.conversation import ConversationExtractor
 from whiteboard.memory.embedder import local_embedder
 from whiteboard.memory.extract import MANUAL
@@ -70,7 +70,7 @@ def test_statement_rules_are_linear_on_hostile_text():
 def test_shipped_weights_fit_the_bundled_model_and_the_labelled_set():
     weights = load_weights(MODEL.model_id)
     assert weights.data_sha256 == data_hash(load_rows(DEFAULT_DATA))  # retrain after changing the set
-    assert weights.lasting.shape == (MODEL.dim + 1,) and weights.types == ("skill", "preference", "objective",
+    assert weights.lasting.shape == (MODEL.dim + 4,) and weights.types == ("skill", "preference", "objective",
                                                                           "context")
     with pytest.raises(WrongModel):
         load_weights("endpoint:text-embedding-3-small@https://api.example")
@@ -88,7 +88,7 @@ def test_training_is_deterministic_and_learns(tmp_path):
             vectors[i, 1 + ("skill", "preference", "objective", "context").index(t)] += 3
     first, second = train(rows, vectors, "test-model"), train(rows, vectors, "test-model")
     assert same_weights(first, second)
-    assert np.mean((first.lasting_probability(vectors) > 0.5) == (lasting > 0)) > 0.9
+    assert np.mean((first.lasting_probability(features(vectors, sentences)) > 0.5) == (lasting > 0)) > 0.9
     first.save(tmp_path / "w.npz")
     assert same_weights(first, load_weights("test-model", tmp_path / "w.npz"))
     assert load_weights("test-model", tmp_path / "w.npz").data_sha256 == data_hash(rows)

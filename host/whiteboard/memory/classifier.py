@@ -8,9 +8,9 @@ labelled set in tests/data/extraction; they are refused for any other embedding 
 (the vectors would mean something else). The memory text is the sentence rewritten as a
 short statement in its own language (statement.py).
 
-Where the rule extractor matches a sentence it is precise, so it may raise the
-confidence and decides the type; it never turns a sentence the classifier rejects
-outright into a memory.
+Where the rule extractor matches a sentence and the classifier leans the same way, the
+rule decides the type and may raise the confidence; a rule alone never makes a memory
+of a sentence the classifier doubts.
 """
 
 from __future__ import annotations
@@ -26,40 +26,48 @@ import numpy as np
 
 from .candidate import Candidate
 from .extract import Thresholds, finish, rule_candidate, user_statements
-from .rules import CJK_REQUEST, HEDGE, HYPOTHETICAL, REQUEST, STANDING
-from .statement import statement
+from .rules import CJK_REQUEST, HEDGE, HYPOTHETICAL, REQUEST, SOMEONE_ELSE, STANDING
+from .statement import first_person, statement
 
 log = logging.getLogger("whiteboard.memory.classifier")
 WEIGHTS_FILE = "extractor.npz"
 # Embedding costs ~35 ms a sentence on a slow CPU: a run reads at most this many (the newest).
 MAX_SENTENCES = {"automatic": 40, "manual": 120}
-# A rule match counts only where the classifier does not reject the sentence outright
-# ("My brother is vegan" matches a rule and is about someone else).
-RULE_AGREES = 0.25
+# A rule match vouches for a sentence only where the classifier leans the same way: the
+# rules also match facts about others ("My sister is learning Korean", 母は京都に住んでいます).
+RULE_AGREES = 0.5
 MAX_CONFIDENCE = 0.95  # as the rules': only the user's own word (an accepted suggestion) is certain
+ABOUT_SOMEONE_ELSE = 0.6  # at most, for a sentence whose subject is someone else: a suggestion by default
 HEDGED = 0.3  # taken off a hedged statement's confidence: it waits as a suggestion
 _QUESTION_END = ("?", "？", "吗", "呢", "까", "か")
+
+
+def features(vectors: np.ndarray, sentences: list[str]) -> np.ndarray:
+    """The embedding, then what the rules see: the writer is the subject (first_person), a
+    rule matches, the subject is someone else. The rules feed the classifier this way."""
+    flags = [[first_person(s), rule_candidate(s) is not None, bool(SOMEONE_ELSE.match(s))] for s in sentences]
+    return np.hstack([np.asarray(vectors, dtype=np.float64), np.array(flags, dtype=np.float64).reshape(-1, 3)])
 
 
 @dataclass(frozen=True)
 class Weights:
     model_id: str
-    mean: np.ndarray  # (dim,) feature standardisation
-    scale: np.ndarray  # (dim,)
-    lasting: np.ndarray  # (dim + 1,) with the bias last
+    mean: np.ndarray  # (features,) standardisation
+    scale: np.ndarray  # (features,)
+    lasting: np.ndarray  # (features + 1,) with the bias last
     types: tuple[str, ...]
-    type_weights: np.ndarray  # (len(types), dim + 1)
+    type_weights: np.ndarray  # (len(types), features + 1)
     data_sha256: str  # the labelled set it was trained from
 
-    def features(self, vectors: np.ndarray) -> np.ndarray:
-        x = (np.asarray(vectors, dtype=np.float64) - self.mean) / self.scale
-        return np.hstack([x, np.ones((len(x), 1))])
+    def design(self, x: np.ndarray) -> np.ndarray:
+        return np.hstack([(x - self.mean) / self.scale, np.ones((len(x), 1))])
 
-    def lasting_probability(self, vectors: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-(self.features(vectors) @ self.lasting)))
+    def lasting_probability(self, x: np.ndarray) -> np.ndarray:
+        """x: features(vectors, sentences)."""
+        return 1.0 / (1.0 + np.exp(-(self.design(x) @ self.lasting)))
 
-    def type_probabilities(self, vectors: np.ndarray) -> np.ndarray:
-        z = self.features(vectors) @ self.type_weights.T
+    def type_probabilities(self, x: np.ndarray) -> np.ndarray:
+        z = self.design(x) @ self.type_weights.T
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
@@ -121,9 +129,9 @@ class LearnedExtractor:
         """Classify sentences in one batch of embeddings."""
         if not sentences:
             return []
-        vectors = self.embedder.embed_queries(sentences)
-        lasting = self.weights.lasting_probability(vectors)
-        types = self.weights.type_probabilities(vectors)
+        x = features(self.embedder.embed_queries(sentences), sentences)
+        lasting = self.weights.lasting_probability(x)
+        types = self.weights.type_probabilities(x)
         return [Scored(s, float(p), self.weights.types[int(np.argmax(t))], rule_candidate(s))
                 for s, p, t in zip(sentences, lasting, types)]
 
@@ -133,10 +141,12 @@ class LearnedExtractor:
         found = []
         for s in self.score(sentences):
             confidence, type_ = s.lasting, s.type
-            if s.rule is not None and s.lasting >= RULE_AGREES:
+            if s.rule is not None and s.lasting >= RULE_AGREES and "people" not in s.rule.tags:
                 confidence, type_ = max(confidence, s.rule.confidence), s.rule.type
             if HEDGE.search(s.sentence.lower()):  # "I think I like Rust": the user is not sure either
                 confidence -= HEDGED
+            if SOMEONE_ELSE.match(s.sentence):  # "My sister is learning Korean": the user decides
+                confidence = min(confidence, ABOUT_SOMEONE_ELSE)
             found.append(Candidate(type_, statement(s.sentence), round(min(max(0.0, confidence), MAX_CONFIDENCE), 2), tags=["classifier"]))
         return finish(found, thresholds)
 

@@ -70,6 +70,27 @@ def language(text: str) -> str:
     return best
 
 
+# The sentence opens with the writer as its subject: a pronoun, or in the languages that drop
+# it, a first-person verb form. A feature of the classifier (the vectors carry this weakly).
+_FIRST_PERSON = {
+    "en": re.compile(r"^(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|im|ive)\b", re.I),
+    "fr": re.compile(r"^(?:je|j'|nous|on|moi)\b", re.I),
+    "es": re.compile(r"^(?:yo|nosotros|nosotras|soy|estoy|voy|doy|me|nos|(?!no\b)[a-záéíóúñ]{2,}o)\b", re.I),
+    "pt": re.compile(r"^(?:eu|nós|a gente|sou|estou|vou|dou|me|(?!no\b|do\b)[a-záéíóúâêôãõç]{2,}o)\b", re.I),
+    "de": re.compile(r"^(?:ich|wir)\b", re.I),
+    "it": re.compile(r"^(?:io|sono|ho|mi)\b", re.I),
+    "zh": re.compile(r"^(?:我们|我)(?!的|们的)"),
+    "ja": re.compile(r"^(?:私|僕|俺|わたし|あたし)(?:は|も|が)"),
+    "ko": re.compile(r"^(?:저는|나는|제가|내가|저도|나도)"),
+}
+
+
+def first_person(sentence: str) -> bool:
+    text = sentence.strip().replace("’", "'")
+    pattern = _FIRST_PERSON.get(language(text))
+    return bool(pattern and pattern.match(LEAD_IN.sub("", text)))
+
+
 def statement(sentence: str) -> str:
     """The memory text for a sentence about the writer (see the module's doc)."""
     text = " ".join(sentence.replace("’", "'").split()).strip()

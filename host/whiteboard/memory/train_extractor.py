@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from . import text as T
-from .classifier import WEIGHTS_FILE, Weights, candidate_sentences
+from .classifier import WEIGHTS_FILE, Weights, candidate_sentences, features
 from .model import MEMORY_TYPES
 
 REPO = Path(__file__).resolve().parents[3]
@@ -161,6 +161,7 @@ def train(rows: list[dict], vectors: np.ndarray, model_id: str) -> Weights:
     sentences, lasting, types = examples(rows)
     if len(vectors) != len(sentences):
         raise ValueError("one vector per training sentence is needed")
+    vectors = features(vectors, sentences)
     type_index = np.array([MEMORY_TYPES.index(t) if t else -1 for t in types])
     positive = lasting > 0
 
