@@ -105,3 +105,43 @@ def test_pin_in_the_manager_and_set_the_cap_in_options(browser):
     assert browser.request({"type": "memory.settings", "pinned_tokens": 120})["ok"]
     options.close()
     page.close()
+
+
+def test_suggestions_accept_and_discard_and_the_threshold_in_options(browser):
+    assert browser.request({"type": "memory.wipe", "confirm": True})["ok"]
+    key = "claude.ai:914"
+    assert browser.request({"type": "memory.settings", "suggest_below": 1.0})["ok"]  # every fact waits
+    assert browser.request({"type": "site.settings", "site": "claude.ai", "long_term": True})["ok"]
+    try:
+        assert browser.request({"type": "session.add", "key": key, "role": "user",
+                                "content": "I live in Lisbon. I prefer short answers."})["ok"]
+        extracted = browser.request({"type": "memory.extract", "key": key, "manual": True})
+        assert extracted["ok"] and len(extracted["suggested"]) == 2 and extracted["added"] == 0
+        page = browser.context.new_page()
+        page.goto(URL)
+        suggestions = page.locator("#suggestions .suggestion")
+        wait_for(lambda: suggestions.count() == 2, what="two suggestions shown")
+        assert page.locator("#suggestions-section").is_visible() and texts(page) == []
+        row = suggestions.filter(has_text="Lives in Lisbon")
+        assert "confidence" in row.locator(".confidence").inner_text()
+        row.locator(".do-accept").click()
+        wait_for(lambda: texts(page) == ["Lives in Lisbon"], what="accepted into the memories")
+        assert page.locator("#list .memory .confidence").inner_text() == "confidence 100%"
+        page.locator("#suggestions .suggestion", has_text="Prefers short answers").locator(".do-discard").click()
+        wait_for(lambda: page.locator("#suggestions-section").is_hidden(), what="no suggestion left")
+        assert "not be suggested again" in page.locator("#status").inner_text()
+        assert browser.request({"type": "memory.suggestions"})["suggestions"] == []
+        page.close()
+
+        options = browser.context.new_page()
+        options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
+        field = options.locator("#suggest-below")
+        wait_for(lambda: field.is_enabled() and field.input_value() == "100", what="the threshold in options")
+        field.fill("80")
+        field.dispatch_event("change")
+        wait_for(lambda: "under 80%" in options.locator("#memory-options-status").inner_text(), what="saved")
+        assert browser.request({"type": "memory.settings"})["suggest_below"] == 0.8
+        options.close()
+    finally:
+        browser.request({"type": "memory.settings", "suggest_below": 0.7})
+        browser.request({"type": "site.settings", "site": "claude.ai", "long_term": False})
