@@ -137,8 +137,8 @@ def test_a_language_the_set_lacks(learned):
     assert kept(learned, "Sono vegano da cinque anni.") == [("context", "Sono vegano da cinque anni")]
     assert [t for _, t in kept(learned, "Я живу в Казани и работаю учителем.")] == \
         ["Я живу в Казани и работаю учителем"]
-    for message in ("Che ore sono?", "Traduci questo testo in inglese, per favore.", "Переведи этот текст на английский.",
-                    "Я сейчас на встрече."):
+    for message in ("Che ore sono?", "Traduci questo testo in inglese, per favore.",
+                    "Переведи этот текст на английский.", "Я сейчас на встрече."):
         assert kept(learned, message) == []
 
 

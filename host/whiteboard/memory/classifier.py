@@ -147,7 +147,8 @@ class LearnedExtractor:
                 confidence -= HEDGED
             if SOMEONE_ELSE.match(s.sentence):  # "My sister is learning Korean": the user decides
                 confidence = min(confidence, ABOUT_SOMEONE_ELSE)
-            found.append(Candidate(type_, statement(s.sentence), round(min(max(0.0, confidence), MAX_CONFIDENCE), 2), tags=["classifier"]))
+            confidence = round(min(max(0.0, confidence), MAX_CONFIDENCE), 2)
+            found.append(Candidate(type_, statement(s.sentence), confidence, tags=["classifier"]))
         return finish(found, thresholds)
 
 

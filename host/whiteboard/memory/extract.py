@@ -35,8 +35,8 @@ MANUAL = Thresholds(min_confidence=0.5, max_facts=8)
 _FENCE = re.compile(r"(?:```|~~~).*?(?:```|~~~|\Z)", re.DOTALL)
 _QUOTED = re.compile(r"[\"“«「『][^\"”»」』]{12,}[\"”»」』]")
 # A Latin full stop ends a sentence only before a space ("VW ID.3", ".NET" stay whole).
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+|(?:,\s*|\s+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)",
-                       re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+"
+                       r"|(?:,\s*|\s+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)", re.IGNORECASE)
 PASTED_CHARS = 700  # a paragraph longer than this was pasted, not said
 PASTED_LINES = 8
 MAX_FACT_CHARS = 200

@@ -198,7 +198,8 @@ def same_weights(a: Weights, b: Weights) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m whiteboard.memory.train_extractor", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m whiteboard.memory.train_extractor",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--cache", type=Path, default=None, help="keep the sentence vectors here between runs")
