@@ -14,6 +14,18 @@ def texts(page):
     return page.locator("#list .memory .text").all_inner_texts()
 
 
+def change_option(browser, field_id, shown, value, saved):
+    """In the options page: wait for the field to show `shown`, set `value`, wait for `saved` in the status."""
+    options = browser.context.new_page()
+    options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
+    field = options.locator(f"#{field_id}")
+    wait_for(lambda: field.is_enabled() and field.input_value() == shown, what=f"{field_id} loaded in options")
+    field.fill(value)
+    field.dispatch_event("change")
+    wait_for(lambda: saved in options.locator("#memory-options-status").inner_text(), what=f"{field_id} saved")
+    options.close()
+
+
 def test_manage_memories(browser, tmp_path):
     assert browser.request({"type": "memory.wipe", "confirm": True})["ok"]
     for text, kind in ((HTML, "preference"), ("Lives in Lisbon", "context"), ("Speaks Portuguese", "skill")):
@@ -94,16 +106,9 @@ def test_pin_in_the_manager_and_set_the_cap_in_options(browser):
     assert browser.request({"type": "memory.get", "memory_id": ids["Writes in British English"]})["memory"][
         "pinned"] is False
 
-    options = browser.context.new_page()
-    options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
-    field = options.locator("#pinned-tokens")
-    wait_for(lambda: field.is_enabled() and field.input_value() == "120", what="the cap loaded in options")
-    field.fill("60")
-    field.dispatch_event("change")
-    wait_for(lambda: "up to 60 tokens" in options.locator("#memory-options-status").inner_text(), what="cap saved")
+    change_option(browser, "pinned-tokens", "120", "60", "up to 60 tokens")
     assert browser.request({"type": "memory.settings"})["pinned_tokens"] == 60
     assert browser.request({"type": "memory.settings", "pinned_tokens": 120})["ok"]
-    options.close()
     page.close()
 
 
@@ -133,15 +138,8 @@ def test_suggestions_accept_and_discard_and_the_threshold_in_options(browser):
         assert browser.request({"type": "memory.suggestions"})["suggestions"] == []
         page.close()
 
-        options = browser.context.new_page()
-        options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
-        field = options.locator("#suggest-below")
-        wait_for(lambda: field.is_enabled() and field.input_value() == "100", what="the threshold in options")
-        field.fill("80")
-        field.dispatch_event("change")
-        wait_for(lambda: "under 80%" in options.locator("#memory-options-status").inner_text(), what="saved")
+        change_option(browser, "suggest-below", "100", "80", "under 80%")
         assert browser.request({"type": "memory.settings"})["suggest_below"] == 0.8
-        options.close()
     finally:
         browser.request({"type": "memory.settings", "suggest_below": 0.7})
         browser.request({"type": "site.settings", "site": "claude.ai", "long_term": False})
