@@ -30,18 +30,19 @@ needs_model = pytest.mark.skipif(MODEL is None, reason="the bundled embedding mo
     ("Please always answer in British English.", "Wants answers in British English"),
     ("I grew up in Lagos.", "Grew up in Lagos"),
     ("I'm 34 and live alone in Leeds.", "Is 34 and lives alone in Leeds"),
+    ("I prefer TypeScript for all my projects.", "Prefers TypeScript for all my projects"),
     ("我对海鲜过敏。", "对海鲜过敏"),
     ("私は東京に住んでいます。", "東京に住んでいる"),
     ("저는 서울에 살아요.", "서울에 살아요"),
     ("Je suis végétarien depuis 2015.", "Est végétarien depuis 2015"),
-    ("J'habite à Lyon avec ma femme.", "Habite à Lyon avec sa femme"),
+    ("J'habite à Lyon avec ma femme.", "Habite à Lyon avec ma femme"),  # the user's own voice
     ("Je me lève toujours à 6 heures.", "Se lève toujours à 6 heures"),
     ("Tengo 29 años y soy de Rosario.", "Tiene 29 años y es de Rosario"),
     ("Me encanta cocinar.", "Le encanta cocinar"),
-    ("Ich wohne in Hamburg mit meiner Frau.", "Wohnt in Hamburg mit seiner Frau"),
+    ("Ich wohne in Hamburg mit meiner Frau.", "Wohnt in Hamburg mit meiner Frau"),
     ("Ich arbeite als Krankenpfleger.", "Arbeitet als Krankenpfleger"),
     ("Estou me preparando para o ENEM.", "Está se preparando para o ENEM"),
-    ("Eu moro em Curitiba com meu marido.", "Mora em Curitiba com seu marido"),
+    ("Eu moro em Curitiba com meu marido.", "Mora em Curitiba com meu marido"),
     # A language without rules keeps the sentence as written.
     ("Я живу в Казани.", "Я живу в Казани"),
 ])

@@ -2,9 +2,11 @@
 subject dropped, in the sentence's own language ("I've been vegan since 2020" -> "Has been
 vegan since 2020", "Je suis végétarien" -> "Est végétarien", "我对海鲜过敏" -> "对海鲜过敏").
 
-Rules per language, deliberately small: drop the first-person subject, put the first verb
-in the third person (a table of the common irregular ones, then the regular ending), turn
-"my" into the third-person possessive. A language without rules (Italian, Russian...)
+Rules per language, deliberately small: drop the first-person subject and put the first
+verb in the third person (a table of the common irregular ones, then the regular ending).
+Possessives stay the user's own ("Prefers TypeScript for all my projects", "Habite à Lyon
+avec ma femme"): memories go to the model as background about the user, in the user's
+voice, as the rule extractor writes them. A language without rules (Italian, Russian...)
 keeps the sentence as written, minus the end punctuation: still a readable memory.
 Measured against the labelled memory texts in tests/bench/bench_extract.py.
 """
@@ -161,13 +163,12 @@ def _english(text: str) -> str:
 
 
 def _en_rest(text: str) -> str:
-    text = _EN_SECOND.sub(lambda m: f"{m.group('and')} {third_person(m.group('verb'))}", text)
-    return re.sub(r"\b(?:my|our)\b", "their", re.sub(r"\b(?:me|us)\b", "them", text))
+    return _EN_SECOND.sub(lambda m: f"{m.group('and')} {third_person(m.group('verb'))}", text)
 
 
 # ---- French, Spanish, Portuguese, German --------------------------------------------------
 # Each: the subject pattern, a table of first-person verbs (irregular ones), the regular
-# rule, and the possessives. A verb right after "and" + subject is put in the third person too.
+# rule. A verb right after "and" + subject is put in the third person too.
 
 _FR_VERBS = {"suis": "est", "ai": "a", "vais": "va", "fais": "fait", "peux": "peut", "veux": "veut", "sais": "sait",
              "dois": "doit", "vis": "vit", "bois": "boit", "conduis": "conduit", "prends": "prend",
@@ -232,17 +233,11 @@ def _de_verb(verb: str) -> str:
 
 
 _LATIN = {
-    # language: (subject at the start, subject after "and", and, third-person verb, possessives)
-    "fr": (r"(?:moi,? )?(?:je |j'|nous |on )", r"(?:je |j')", "et", _fr_verb,
-           {"mon": "son", "ma": "sa", "mes": "ses", "notre": "leur", "nos": "leurs", "moi": "lui"}),
-    "es": (r"(?:yo |nosotros |nosotras )?", "", "y", lambda v: _iberian_verb(v, _ES_VERBS, "ó"),
-           {"mi": "su", "mis": "sus", "nuestro": "su", "nuestra": "su"}),
-    "pt": (r"(?:eu |nós |a gente )?", "", "e", lambda v: _iberian_verb(v, _PT_VERBS, "ou"),
-           {"meu": "seu", "minha": "sua", "meus": "seus", "minhas": "suas"}),
-    "de": (r"(?:ich |wir )", "", "und", _de_verb,
-           {"mein": "sein", "meine": "seine", "meiner": "seiner", "meinen": "seinen", "meinem": "seinem",
-            "meines": "seines", "mich": "sich", "mir": "sich", "unser": "ihr", "unsere": "ihre", "unseren": "ihren",
-            "unserem": "ihrem"}),
+    # language: (subject at the start, subject after "and", and, third-person verb)
+    "fr": (r"(?:moi,? )?(?:je |j'|nous |on )", r"(?:je |j')", "et", _fr_verb),
+    "es": (r"(?:yo |nosotros |nosotras )?", "", "y", lambda v: _iberian_verb(v, _ES_VERBS, "ó")),
+    "pt": (r"(?:eu |nós |a gente )?", "", "e", lambda v: _iberian_verb(v, _PT_VERBS, "ou")),
+    "de": (r"(?:ich |wir )", "", "und", _de_verb),
 }
 _NEGATION = {"fr": "ne |n'", "es": "no ", "pt": "não ", "de": "(?!)"}  # German says "nicht" after the verb
 _REFLEXIVE = {"me": "se", "m'": "s'", "nos": "se", "mich": "sich"}
@@ -251,22 +246,21 @@ _LETTERS = "[\\wáàâäãéèêëíîïóôöõúùûüçñœß]"
 
 
 def _latin(text: str, lang: str) -> str:
-    subject, and_subject, and_word, verb3, possessive = _LATIN[lang]
+    subject, and_subject, and_word, verb3 = _LATIN[lang]
     m = re.match(rf"^{subject}(?P<neg>{_NEGATION[lang]})?(?P<refl>me |m'|nos )?(?P<verb>{_LETTERS}+)"
                  rf"(?P<x>.*)", text, re.I)
-    if m:
-        verb, refl = m.group("verb").lower(), (m.group("refl") or "").lower()
-        if refl and verb in _ES_PT_LIKE:  # "me gusta" -> "le gusta"
-            text = f"{m.group('neg') or ''}le {verb}{m.group('x')}"
-        else:
-            reflexive = _REFLEXIVE.get(refl.strip(), "")
-            reflexive += " " if reflexive and not reflexive.endswith("'") else ""
-            text = f"{m.group('neg') or ''}{reflexive}{verb3(verb)}{m.group('x')}"
-        text = re.sub(rf"\b{and_word} {and_subject}(?P<v>{_LETTERS}+)",
-                      lambda n: f"{and_word} {_second_verb(n.group('v'), verb3, lang)}", text)
-    # "estou me preparando", "bereite mich vor": the reflexive after the verb.
-    text = re.sub(r"(?<=\s)(?:me|mich)(?=\s)", lambda r: _REFLEXIVE[r.group(0).lower()], text)
-    return _swap_words(text, possessive)
+    if not m:
+        return text
+    verb, refl, rest = m.group("verb").lower(), (m.group("refl") or "").lower(), m.group("x")
+    if refl and verb in _ES_PT_LIKE:  # "me gusta" -> "le gusta"
+        return f"{m.group('neg') or ''}le {verb}{rest}"
+    reflexive = _REFLEXIVE.get(refl.strip(), "")
+    reflexive += " " if reflexive and not reflexive.endswith("'") else ""
+    # "estou me preparando", "bereite mich vor": the reflexive right after the verb.
+    rest = re.sub(r"^ (?:me|mich)(?= )", lambda r: " " + _REFLEXIVE[r.group(0).strip().lower()], rest, flags=re.I)
+    text = f"{m.group('neg') or ''}{reflexive}{verb3(verb)}{rest}"
+    return re.sub(rf"\b{and_word} {and_subject}(?P<v>{_LETTERS}+)",
+                  lambda n: f"{and_word} {_second_verb(n.group('v'), verb3, lang)}", text)
 
 
 def _second_verb(word: str, verb3, lang: str) -> str:
@@ -277,16 +271,6 @@ def _second_verb(word: str, verb3, lang: str) -> str:
             or (lang == "de" and lower.endswith("e") and len(lower) > 3):
         return verb3(word)
     return word
-
-
-def _swap_words(text: str, table: dict[str, str]) -> str:
-    pattern = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
-    return re.sub(rf"(?<![\w'])(?:{pattern})(?![\w])", lambda m: _keep_case(m.group(0), table[m.group(0).lower()]),
-                  text, flags=re.I)
-
-
-def _keep_case(old: str, new: str) -> str:
-    return new[:1].upper() + new[1:] if old[:1].isupper() else new
 
 
 # ---- Chinese, Japanese, Korean -------------------------------------------------------------
