@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from whiteboard.config import Limits
-from whiteboard.memory.classifier import (LearnedExtractor, WrongModel, features, learned_extractor,
-                                          learned_loader, load_weights)
+from whiteboard.memory.classifier import (LearnedExtractor, WrongModel, candidate_sentences, features,
+                                          learned_extractor, learned_loader, load_weights)
 from whiteboard.memory.conversation import ConversationExtractor
 from whiteboard.memory.embedder import local_embedder
 from whiteboard.memory.extract import MANUAL
@@ -59,9 +59,12 @@ def test_language_of_a_sentence():
 def test_statement_rules_are_linear_on_hostile_text():
     import time
 
-    for hostile in ("I " + "really " * 100_000 + "x", "Je " + "me " * 100_000, "我" * 300_000, "my " * 200_000):
+    for hostile in ("I " + "really " * 100_000 + "x", "Je " + "me " * 100_000, "我" * 300_000, "my " * 200_000,
+                    "I have " + "a" * 1_000_000, "Je suis " + "et je " * 150_000, "Ich bin " + "und " * 200_000,
+                    "Soy " + "y trabajo " * 100_000, "私は" + "です" * 300_000):
         start = time.perf_counter()
         statement(hostile)
+        candidate_sentences(hostile)
         assert time.perf_counter() - start < 2.0
 
 

@@ -140,15 +140,15 @@ class LearnedExtractor:
         sentences = sentences[-MAX_SENTENCES["manual" if manual else "automatic"]:]
         found = []
         for s in self.score(sentences):
-            confidence, type_ = s.lasting, s.type
+            confidence, type_, tags = s.lasting, s.type, []
             if s.rule is not None and s.lasting >= RULE_AGREES and "people" not in s.rule.tags:
-                confidence, type_ = max(confidence, s.rule.confidence), s.rule.type
+                confidence, type_, tags = max(confidence, s.rule.confidence), s.rule.type, s.rule.tags
             if HEDGE.search(s.sentence.lower()):  # "I think I like Rust": the user is not sure either
                 confidence -= HEDGED
             if SOMEONE_ELSE.match(s.sentence):  # "My sister is learning Korean": the user decides
                 confidence = min(confidence, ABOUT_SOMEONE_ELSE)
             confidence = round(min(max(0.0, confidence), MAX_CONFIDENCE), 2)
-            found.append(Candidate(type_, statement(s.sentence), confidence, tags=["classifier"]))
+            found.append(Candidate(type_, statement(s.sentence), confidence, tags=list(tags)))
         return finish(found, thresholds)
 
 
