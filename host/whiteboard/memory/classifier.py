@@ -26,7 +26,7 @@ import numpy as np
 
 from .candidate import Candidate
 from .extract import Thresholds, finish, rule_candidate, user_statements
-from .rules import CJK_REQUEST, HEDGE, HYPOTHETICAL, REQUEST, SOMEONE_ELSE, STANDING
+from .rules import HEDGE, HYPOTHETICAL, REQUEST, REQUEST_OTHER, SOMEONE_ELSE, STANDING
 from .statement import first_person, statement
 
 log = logging.getLogger("whiteboard.memory.classifier")
@@ -109,7 +109,7 @@ def candidate_sentences(message: str) -> list[str]:
 
 
 def _asks_for_now(lower: str) -> bool:
-    return bool((REQUEST.search(lower) or CJK_REQUEST.search(lower)) and not STANDING.search(lower))
+    return bool((REQUEST.search(lower) or REQUEST_OTHER.search(lower)) and not STANDING.search(lower))
 
 
 @dataclass

@@ -120,8 +120,16 @@ REQUEST = re.compile(
 # "Always"/"from now on": a request that stands for every later chat is a preference.
 STANDING = re.compile(r"\b(?:always|never|from now on|in future|every time|whenever)\b"
                       r"|以后|总是|一直|每次|いつも|常に|今後|항상|앞으로|언제나")
-# Asking for something now, in Chinese, Japanese and Korean.
-CJK_REQUEST = re.compile(r"^(?:请|帮我|给我|麻烦)|(?:ください|下さい|お願い|주세요|해 줘|해줘|줄래)")
+# Asking for something now, in the other languages of the labelled set (REQUEST: English).
+REQUEST_OTHER = re.compile(
+    r"^(?:écris|ecris|traduis|corrige|fais-moi|donne-moi|explique|peux-tu|pourrais-tu|pouvez-vous|aide-moi"
+    r"|escribe|escríbeme|traduce|corrige|dame|hazme|explica|explícame|puedes|podrías|ayúdame"
+    r"|schreib|schreibe|übersetze|korrigiere|gib mir|mach|erstelle|erkläre|kannst du|könntest du|hilf mir"
+    r"|escreva|traduza|corrija|me dê|faça|explique|pode|poderia|me ajude)\b"
+    r"|\b(?:je voudrais|j'aimerais|il me faut|j'ai besoin d'|quisiera|necesito|quiero|me gustaría"
+    r"|ich brauche|ich hätte gern|ich möchte|preciso de|quero|gostaria de) (?:un|une|des|le|la|les|una|unos|unas|el|los"
+    r"|las|que|ein|eine|einen|einem|dass|um|uma|uns|umas|o|a|os|as)\b"
+    r"|^(?:请|帮我|给我|麻烦)|(?:ください|下さい|お願い|주세요|해 줘|해줘|줄래)")
 # A supposition, in every language of the labelled set: nothing it says is a fact.
 HYPOTHETICAL = re.compile(
     r"^\s*(?:if|suppose|supposing|imagine|pretend|let's say|lets say|what if|assuming|si|imaginons|supposons|"
