@@ -35,6 +35,8 @@ def test_suggestions_wait_for_the_user_and_are_never_sent(tmp_path):
         send = ok(host.request("chat.prepare_send", key=KEY, site="claude", draft="Any tips for living in Lisbon?"))
         assert send["injected"] is False and "Lisbon" not in send["text"].replace("Any tips for living in Lisbon?", "")
 
+        too_long = host.request("memory.accept", suggestion_id=by_text["Lives in Lisbon"], text="x" * 1001)
+        assert too_long["error"]["code"] == "bad_request"
         accepted = ok(host.request("memory.accept", suggestion_id=by_text["Lives in Lisbon"],
                                    text="Lives in Lisbon, Portugal"))["memory"]
         assert (accepted["text"], accepted["confidence"], accepted["site"]) == ("Lives in Lisbon, Portugal", 1.0,

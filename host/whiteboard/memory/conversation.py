@@ -26,7 +26,7 @@ from .dedupe import Decision, decide
 from .extract import AUTOMATIC, MANUAL, rule_extract
 from .model import Memory, Suggestion, new_memory_id, new_suggestion_id
 from .schedule import ExtractionScheduler, delay_from_env
-from .service import MemoryService
+from .service import MemoryService, check_text
 from .settings import SUGGEST_BELOW
 from .sites import site_of_key
 
@@ -139,6 +139,8 @@ class ConversationExtractor:
         """The user keeps a suggestion (maybe edited): it becomes a memory through the same
         ADD / UPDATE / NOOP as any fact, confirmed (confidence 1)."""
         s = self.service.suggestion(suggestion_id)
+        if text is not None:
+            text = check_text(text)
         keywords = s.keywords if text is None else T.keywords(text)
         candidate = Candidate(type_ or s.type, text or s.text, 1.0, tags=s.tags, keywords=keywords)
         with self._lock:
