@@ -26,7 +26,7 @@ import numpy as np
 
 from .candidate import Candidate
 from .extract import Thresholds, finish, rule_candidate, user_statements
-from .rules import HEDGE, HYPOTHETICAL, REQUEST, REQUEST_OTHER, SOMEONE_ELSE, STANDING
+from .rules import HEDGE, HYPOTHETICAL, QUESTION_END, REQUEST, REQUEST_OTHER, SOMEONE_ELSE, STANDING
 from .statement import first_person, statement
 
 log = logging.getLogger("whiteboard.memory.classifier")
@@ -39,7 +39,6 @@ RULE_AGREES = 0.5
 MAX_CONFIDENCE = 0.95  # as the rules': only the user's own word (an accepted suggestion) is certain
 ABOUT_SOMEONE_ELSE = 0.6  # at most, for a sentence whose subject is someone else: a suggestion by default
 HEDGED = 0.3  # taken off a hedged statement's confidence: it waits as a suggestion
-_QUESTION_END = ("?", "？", "吗", "呢", "까", "か")
 
 
 def features(vectors: np.ndarray, sentences: list[str]) -> np.ndarray:
@@ -104,7 +103,7 @@ def candidate_sentences(message: str) -> list[str]:
     """The sentences worth classifying: the user's own, not questions, hypotheticals, requests
     for now ("I want you to act as ...", unlike "Please always answer in ...") or chatter."""
     return [s for s in user_statements(message)
-            if not s.rstrip(" .!。！").endswith(_QUESTION_END) and len(s.strip()) >= 4
+            if not s.rstrip(" .!。！").endswith(QUESTION_END) and len(s.strip()) >= 4
             and not HYPOTHETICAL.match(s) and not _asks_for_now(s.lower())]
 
 

@@ -18,7 +18,7 @@ from .candidate import Candidate
 from .inject import strip_blocks
 from .model import MAX_TEXT_CHARS
 from .rules import (CJK_COMPILED, CJK_ONE_OFF, CJK_ROLE_WORDS, CLAUSE_END, DEICTIC_OBJECT, EN_COMPILED, HEDGE,
-                    LEAD_IN, ONE_OFF, REMEMBER, REQUEST, ROLE_WORDS)
+                    LEAD_IN, ONE_OFF, QUESTION_END, REMEMBER, REQUEST, ROLE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ def _match_en(sentence: str) -> Candidate | None:
 
 def _match_cjk(sentence: str) -> Candidate | None:
     s = sentence.strip().rstrip("。！!.")
-    if s.endswith(("？", "?", "吗", "呢", "か", "까")) or CJK_ONE_OFF.search(s):
+    if s.endswith(QUESTION_END) or CJK_ONE_OFF.search(s):
         return None
     for type_, pattern, template, confidence, tag in CJK_COMPILED:
         m = pattern.match(s)

@@ -117,6 +117,8 @@ REQUEST = re.compile(
     r"|\bi (?:want|need|would like|'d like) you to\b|\bi need (?:a|an|some|the|to|help)\b"
     r"|\bi(?: would|'d) like (?:a|an|some|the|it|this|that)\b"
     r"|\bi want (?:a|an|some|the|it|this|that)\b|\blet me know\b")
+# How a question ends, in the languages of the rules (Chinese 吗/呢, Japanese か, Korean 까).
+QUESTION_END = ("?", "？", "吗", "呢", "か", "까")
 # "Always"/"from now on": a request that stands for every later chat is a preference.
 STANDING = re.compile(r"\b(?:always|never|from now on|in future|every time|whenever)\b"
                       r"|以后|总是|一直|每次|いつも|常に|今後|항상|앞으로|언제나")
