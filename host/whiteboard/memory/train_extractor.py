@@ -205,12 +205,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None, help="keep the sentence vectors here between runs")
     parser.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
     args = parser.parse_args(argv)
+    if not args.data.is_file():
+        print(f"no labelled set at {args.data}: give --data (it is tests/data/extraction/turns.jsonl in the "
+              "repository)", file=sys.stderr)
+        return 2
+    from . import embedder as bundled
     from .classifier import load_weights
-    from .embedder import load_error, local_embedder
 
-    embedder = local_embedder()
+    embedder = bundled.local_embedder()
     if embedder is None:
-        print(f"the bundled embedding model is needed to train: {load_error}", file=sys.stderr)
+        print(f"the bundled embedding model is needed to train: {bundled.load_error}", file=sys.stderr)
         return 2
     rows = load_rows(args.data)
     sentences, lasting, _ = examples(rows)
