@@ -240,3 +240,16 @@ def test_a_discarded_suggestion_is_not_suggested_again(service):
     with pytest.raises(Exception, match="no waiting suggestion"):
         extractor.accept(suggestion.id)
     assert service.list() == []
+
+
+@needs_model
+def test_the_30_second_idle_extraction_uses_the_classifier(service, learned, monkeypatch):
+    monkeypatch.delenv("WHITEBOARD_MEMORY_EXTRACT_DELAY", raising=False)
+    now = [1000.0]
+    sessions = SessionStore(Limits())
+    extractor = ConversationExtractor(service, sessions, clock=lambda: now[0], worker=False, learned=lambda: learned)
+    sessions.add("claude.ai:1", "user", "I teach chemistry at a high school. Can you make a quiz on acids?")
+    extractor.note_message("claude.ai:1", "claude.ai")
+    now[0] += 30
+    assert extractor.scheduler.run_pending() == ["claude.ai:1"]
+    assert [(m.type, m.text) for m in service.list()] == [("skill", "Teaches chemistry at a high school")]
