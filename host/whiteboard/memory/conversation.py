@@ -122,7 +122,7 @@ class ConversationExtractor:
         (unless a memory already says the same)."""
         keep_from = self._suggest_below()
         decisions = [decide(c, self.service.index) for c in candidates]
-        outcome = self.apply([d for d in decisions if d.candidate.confidence >= keep_from], site)
+        outcome = apply(self.service, [d for d in decisions if d.candidate.confidence >= keep_from], site)
         now = self.service.clock()
         waiting = [Suggestion(new_suggestion_id(), c.type, c.text, c.confidence, now, site, c.tags, c.keywords)
                    for d in decisions if (c := d.candidate).confidence < keep_from and d.action != "noop"]
@@ -136,50 +136,55 @@ class ConversationExtractor:
             return SUGGEST_BELOW
 
     def accept(self, suggestion_id: str, text: str | None = None, type_: str | None = None) -> Memory:
-        """The user keeps a suggestion (maybe edited): it becomes a memory through the same
-        ADD / UPDATE / NOOP as any fact, confirmed (confidence 1)."""
-        s = self.service.suggestion(suggestion_id)
-        if text is not None:
-            text = check_text(text)
-        keywords = s.keywords if text is None else T.keywords(text)
-        candidate = Candidate(type_ or s.type, text or s.text, 1.0, tags=s.tags, keywords=keywords)
-        with self._lock:
-            decision = decide(candidate, self.service.index)
-            outcome = self.apply([decision], s.site)
-            self.service.drop_suggestion(suggestion_id, discarded=False)
-        if outcome.added or outcome.updated:
-            return (outcome.added or outcome.updated)[0]
-        if decision.target is not None:
-            return decision.target
-        return self.service.add(candidate.text, candidate.type, site=s.site, tags=s.tags)[0]  # stored meanwhile
-
-    def apply(self, decisions: list[Decision], site: str | None) -> Outcome:
-        """ADD and UPDATE go to the vault; NOOP changes nothing. Nothing is ever deleted."""
-        outcome = Outcome()
-        now = self.service.clock()
-        new = []
-        for d in decisions:
-            c = d.candidate
-            if d.action == "noop":
-                outcome.unchanged += 1
-            elif d.action == "update":
-                target = d.target
-                try:
-                    outcome.updated.append(self.service.update(
-                        target.id, c.text, type=c.type, confidence=max(target.confidence, c.confidence),
-                        tags=list(dict.fromkeys(target.tags + c.tags)),
-                        keywords=list(dict.fromkeys(c.keywords + target.keywords))[:12]))
-                except BadRequest:  # another memory already says exactly this
-                    outcome.unchanged += 1
-            else:
-                new.append(Memory(id=new_memory_id(), type=c.type, text=c.text, created_at=now, updated_at=now,
-                                  tags=c.tags, keywords=c.keywords, confidence=c.confidence, site=site))
-        if new:
-            outcome.added = self.service.store(new)
-            outcome.unchanged += len(new) - len(outcome.added)  # stored meanwhile by another process
-        return outcome
+        with self._lock:  # not while an extraction decides on the same facts
+            return accept(self.service, suggestion_id, text, type_)
 
     def _forget_closed_sessions(self) -> None:
         for key in list(self.progress):
             if self.sessions.get(key) is None:
                 del self.progress[key]
+
+
+def apply(service: MemoryService, decisions: list[Decision], site: str | None) -> Outcome:
+    """ADD and UPDATE go to the vault; NOOP changes nothing. Nothing is ever deleted."""
+    outcome = Outcome()
+    now = service.clock()
+    new = []
+    for d in decisions:
+        c = d.candidate
+        if d.action == "noop":
+            outcome.unchanged += 1
+        elif d.action == "update":
+            target = d.target
+            try:
+                outcome.updated.append(service.update(
+                    target.id, c.text, type=c.type, confidence=max(target.confidence, c.confidence),
+                    tags=list(dict.fromkeys(target.tags + c.tags)),
+                    keywords=list(dict.fromkeys(c.keywords + target.keywords))[:12]))
+            except BadRequest:  # another memory already says exactly this
+                outcome.unchanged += 1
+        else:
+            new.append(Memory(id=new_memory_id(), type=c.type, text=c.text, created_at=now, updated_at=now,
+                              tags=c.tags, keywords=c.keywords, confidence=c.confidence, site=site))
+    if new:
+        outcome.added = service.store(new)
+        outcome.unchanged += len(new) - len(outcome.added)  # stored meanwhile by another process
+    return outcome
+
+
+def accept(service: MemoryService, suggestion_id: str, text: str | None = None, type_: str | None = None) -> Memory:
+    """The user keeps a suggestion (maybe edited): it becomes a memory through the same
+    ADD / UPDATE / NOOP as any fact, confirmed (confidence 1). The host and the CLI."""
+    s = service.suggestion(suggestion_id)
+    if text is not None:
+        text = check_text(text)
+    keywords = s.keywords if text is None else T.keywords(text)
+    candidate = Candidate(type_ or s.type, text or s.text, 1.0, tags=s.tags, keywords=keywords)
+    decision = decide(candidate, service.index)
+    outcome = apply(service, [decision], s.site)
+    service.drop_suggestion(suggestion_id, discarded=False)
+    if outcome.added or outcome.updated:
+        return (outcome.added or outcome.updated)[0]
+    if decision.target is not None:
+        return decision.target
+    return service.add(candidate.text, candidate.type, site=s.site, tags=s.tags)[0]  # stored meanwhile
