@@ -15,6 +15,7 @@ from .core import SessionKey
 
 MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
 MemoryType = Literal["skill", "preference", "objective", "context"]
+SuggestionId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^sug_[A-Za-z0-9_\-]+$")]
 Site = Annotated[str, StringConstraints(min_length=1, max_length=253)]
 Tag = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 Text = Annotated[str, Field(min_length=1, max_length=4000)]
@@ -102,9 +103,6 @@ class MemorySuggestions(Request):
 class MemorySuggestionsReply(Reply):
     suggestions: list[SuggestionOut]  # oldest first
     damaged: list[DamagedOut]  # suggestions that do not decrypt (memory_id: the suggestion's id)
-
-
-SuggestionId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^sug_[A-Za-z0-9_\-]+$")]
 
 
 class MemoryAccept(Request):
