@@ -36,6 +36,9 @@ MAX_SENTENCES = {"automatic": 40, "manual": 120}
 # A rule match vouches for a sentence only where the classifier leans the same way: the
 # rules also match facts about others ("My sister is learning Korean", 母は京都に住んでいます).
 RULE_AGREES = 0.5
+# Rules whose type is a guess from a generic verb ("I'm a ...", "I use ...", "I always ...":
+# a fan, a wheelchair, a habit at work); the classifier's type is the better one there.
+GUESSED_TYPE = frozenset({"identity", "tools", "habit"})
 MAX_CONFIDENCE = 0.95  # as the rules': only the user's own word (an accepted suggestion) is certain
 ABOUT_SOMEONE_ELSE = 0.6  # at most, for a sentence whose subject is someone else: a suggestion by default
 HEDGED = 0.3  # taken off a hedged statement's confidence: it waits as a suggestion
@@ -141,7 +144,9 @@ class LearnedExtractor:
         for s in self.score(sentences):
             confidence, type_, tags = s.lasting, s.type, []
             if s.rule is not None and s.lasting >= RULE_AGREES and "people" not in s.rule.tags:
-                confidence, type_, tags = max(confidence, s.rule.confidence), s.rule.type, s.rule.tags
+                confidence, tags = max(confidence, s.rule.confidence), s.rule.tags
+                if not GUESSED_TYPE.intersection(tags):
+                    type_ = s.rule.type
             if HEDGE.search(s.sentence.lower()):  # "I think I like Rust": the user is not sure either
                 confidence -= HEDGED
             if SOMEONE_ELSE.match(s.sentence):  # "My sister is learning Korean": the user decides
