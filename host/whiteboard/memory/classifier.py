@@ -9,8 +9,8 @@ labelled set in tests/data/extraction; they are refused for any other embedding 
 short statement in its own language (statement.py).
 
 Where the rule extractor matches a sentence and the classifier leans the same way, the
-rule decides the type and may raise the confidence; a rule alone never makes a memory
-of a sentence the classifier doubts.
+rule may raise the confidence and decides the type (unless it only guesses it); a rule
+alone never makes a memory of a sentence the classifier doubts.
 """
 
 from __future__ import annotations
