@@ -1,4 +1,5 @@
-// The memory manager: search, edit, pin, delete, export, import and wipe long-term memories.
+// The memory manager: search, edit, pin, delete, export, import and wipe long-term memories;
+// accept or discard the suggestions (facts extracted with too little confidence to keep).
 // Everything goes to the host through the service worker (KIND.host). Memory text
 // is only ever set as textContent / value: a memory holding HTML shows as text.
 const $ = (id) => document.getElementById(id);
@@ -27,14 +28,34 @@ function monthOf(seconds) {
   return `${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
 }
 
-function row(memory) {
-  const item = $("row").content.firstElementChild.cloneNode(true);
+// The parts a memory and a suggestion show alike.
+function filled(template, fact, when) {
+  const item = $(template).content.firstElementChild.cloneNode(true);
   const q = (sel) => item.querySelector(sel);
-  q(".type").textContent = memory.type;
-  q(".when").textContent = monthOf(memory.updated_at);
-  q(".site").textContent = memory.site ? `from ${memory.site}` : "";
+  q(".type").textContent = fact.type;
+  q(".when").textContent = monthOf(when);
+  q(".site").textContent = fact.site ? `from ${fact.site}` : "";
+  q(".confidence").textContent = `confidence ${Math.round(fact.confidence * 100)}%`;
+  q(".text").textContent = fact.text;
+  return [item, q];
+}
+
+function suggestionRow(suggestion) {
+  const [item, q] = filled("suggestion", suggestion, suggestion.created_at);
+  q(".do-accept").addEventListener("click", () => act(async () => {
+    await host({ type: "memory.accept", suggestion_id: suggestion.suggestion_id });
+    return "Accepted: it is a memory now.";
+  }));
+  q(".do-discard").addEventListener("click", () => act(async () => {
+    await host({ type: "memory.discard", suggestion_id: suggestion.suggestion_id });
+    return "Discarded: it will not be suggested again.";
+  }));
+  return item;
+}
+
+function row(memory) {
+  const [item, q] = filled("row", memory, memory.updated_at);
   q(".used").textContent = memory.usage_count ? `used ${memory.usage_count}×` : "";
-  q(".text").textContent = memory.text;
   item.classList.toggle("pinned", memory.pinned);
   q(".pin-badge").hidden = !memory.pinned;
   const pin = q(".do-pin");
@@ -98,6 +119,14 @@ async function refresh() {
   $("page").textContent = total ? `${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}` : "";
   $("prev").disabled = offset === 0;
   $("next").disabled = offset + PAGE >= total;
+  const waiting = await host({ type: "memory.suggestions" });
+  $("suggestions").replaceChildren(...waiting.suggestions.map(suggestionRow));
+  $("suggestions-section").hidden = !waiting.suggestions.length;
+  $("damaged").append(...waiting.damaged.map((d) => {
+    const li = document.createElement("li");
+    li.textContent = `Suggestion ${d.memory_id} cannot be read: ${d.problem}`;
+    return li;
+  }));
 }
 
 // Run an action, then show the list as it now is, then the action's outcome (the text it

@@ -1,6 +1,7 @@
 // Options → Long-term memory (<section id="long-term-memory">): the opt-in for each chat
 // site (off by default; held by the host, site.settings), the token cap of pinned memories
-// (memory.settings, shared by every browser) and a link to the memory manager.
+// and the confidence under which extracted facts wait as suggestions (memory.settings,
+// shared by every browser) and a link to the memory manager.
 import { MANAGER_URL, siteMemory } from "../memory/opt-in.js";
 
 const section = document.getElementById("long-term-memory");
@@ -16,6 +17,7 @@ function element(tag, props = {}, ...children) {
 const status = element("p", { id: "memory-options-status", className: "hint", role: "status" });
 const rows = element("div", { id: "memory-sites" });
 const pinnedTokens = element("input", { type: "number", id: "pinned-tokens", min: 0, max: 2000, step: 10, disabled: true });
+const suggestBelow = element("input", { type: "number", id: "suggest-below", min: 50, max: 100, step: 5, disabled: true });
 section.append(
   element("h2", { textContent: "Long-term memory" }),
   element("p", { className: "hint", textContent: "Where it is on, lasting facts you state (preferences, skills, goals, " +
@@ -25,6 +27,10 @@ section.append(
   pinnedTokens,
   element("p", { className: "hint", textContent: "Pinned memories (pin them in Manage memories) go first with every " +
     "message, within this many tokens; 0 sends none. Recalled memories have their own room." }),
+  element("label", { htmlFor: "suggest-below", textContent: "Keep extracted facts from this confidence (%) " }),
+  suggestBelow,
+  element("p", { className: "hint", textContent: "Facts Whiteboard is less sure about wait in Manage memories as " +
+    "suggestions, unused until you accept them; 100 makes every fact wait for you." }),
   element("p", {}, element("a", { id: "memory-options-manage", href: MANAGER_URL, target: "_blank", textContent: "Manage memories" })),
   status);
 
@@ -48,23 +54,33 @@ async function row(hostname, label) {
   });
 }
 
-async function pinnedSetting(change) {
+// Read (no change) or change the memory settings; `said` tells what a change did.
+async function memorySettings(change = {}, said = () => "") {
   const reply = await chrome.runtime.sendMessage({ kind: KIND.host, timeoutMs: 5000,
-    message: { type: "memory.settings", ...(change === undefined ? {} : { pinned_tokens: change }) } });
+    message: { type: "memory.settings", ...change } });
   if (!reply || !reply.ok) {
     status.textContent = reply?.error?.message ?? "no answer from the Whiteboard host";
     return;
   }
   pinnedTokens.value = reply.pinned_tokens;
-  pinnedTokens.disabled = false;
-  if (change !== undefined) status.textContent = `Pinned memories get up to ${reply.pinned_tokens} tokens per message.`;
+  suggestBelow.value = Math.round(reply.suggest_below * 100);
+  pinnedTokens.disabled = suggestBelow.disabled = false;
+  status.textContent = said(reply);
 }
 
 pinnedTokens.addEventListener("change", () => {
   const value = Math.round(Number(pinnedTokens.value));
-  if (Number.isFinite(value) && value >= 0 && value <= 2000) pinnedSetting(value);
-  else status.textContent = "Pinned memory tokens: a whole number from 0 to 2000.";
+  if (Number.isFinite(value) && value >= 0 && value <= 2000) {
+    memorySettings({ pinned_tokens: value }, (r) => `Pinned memories get up to ${r.pinned_tokens} tokens per message.`);
+  } else status.textContent = "Pinned memory tokens: a whole number from 0 to 2000.";
 });
-pinnedSetting();
+suggestBelow.addEventListener("change", () => {
+  const value = Math.round(Number(suggestBelow.value));
+  if (Number.isFinite(value) && value >= 50 && value <= 100) {
+    memorySettings({ suggest_below: value / 100 },
+      (r) => `Extracted facts under ${Math.round(r.suggest_below * 100)}% confidence wait as suggestions.`);
+  } else status.textContent = "Keep extracted facts from: a whole percentage from 50 to 100.";
+});
+memorySettings();
 
 for (const info of Object.values(SITES)) for (const hostname of info.hosts) row(hostname, info.label);

@@ -95,8 +95,9 @@ extract.addEventListener("click", async () => {
     return;
   }
   const found = reply.memories.map((m) => m.text);
+  const waiting = reply.suggested.length ? ` ${reply.suggested.length} suggested: accept or discard them in Manage memories.` : "";
   status.textContent = `${reply.added} added, ${reply.updated} updated, ${reply.unchanged} already known` +
-    (found.length ? `: ${found.join(" · ")}` : ".");
+    (found.length ? `: ${found.join(" · ")}.` : ".") + waiting;
 });
 
 document.addEventListener("whiteboard:popup-refreshed", (e) => render(e.detail));

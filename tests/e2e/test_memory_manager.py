@@ -14,6 +14,18 @@ def texts(page):
     return page.locator("#list .memory .text").all_inner_texts()
 
 
+def change_option(browser, field_id, shown, value, saved):
+    """In the options page: wait for the field to show `shown`, set `value`, wait for `saved` in the status."""
+    options = browser.context.new_page()
+    options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
+    field = options.locator(f"#{field_id}")
+    wait_for(lambda: field.is_enabled() and field.input_value() == shown, what=f"{field_id} loaded in options")
+    field.fill(value)
+    field.dispatch_event("change")
+    wait_for(lambda: saved in options.locator("#memory-options-status").inner_text(), what=f"{field_id} saved")
+    options.close()
+
+
 def test_manage_memories(browser, tmp_path):
     assert browser.request({"type": "memory.wipe", "confirm": True})["ok"]
     for text, kind in ((HTML, "preference"), ("Lives in Lisbon", "context"), ("Speaks Portuguese", "skill")):
@@ -94,14 +106,40 @@ def test_pin_in_the_manager_and_set_the_cap_in_options(browser):
     assert browser.request({"type": "memory.get", "memory_id": ids["Writes in British English"]})["memory"][
         "pinned"] is False
 
-    options = browser.context.new_page()
-    options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
-    field = options.locator("#pinned-tokens")
-    wait_for(lambda: field.is_enabled() and field.input_value() == "120", what="the cap loaded in options")
-    field.fill("60")
-    field.dispatch_event("change")
-    wait_for(lambda: "up to 60 tokens" in options.locator("#memory-options-status").inner_text(), what="cap saved")
+    change_option(browser, "pinned-tokens", "120", "60", "up to 60 tokens")
     assert browser.request({"type": "memory.settings"})["pinned_tokens"] == 60
     assert browser.request({"type": "memory.settings", "pinned_tokens": 120})["ok"]
-    options.close()
     page.close()
+
+
+def test_suggestions_accept_and_discard_and_the_threshold_in_options(browser):
+    assert browser.request({"type": "memory.wipe", "confirm": True})["ok"]
+    key = "claude.ai:914"
+    assert browser.request({"type": "memory.settings", "suggest_below": 1.0})["ok"]  # every fact waits
+    assert browser.request({"type": "site.settings", "site": "claude.ai", "long_term": True})["ok"]
+    try:
+        assert browser.request({"type": "session.add", "key": key, "role": "user",
+                                "content": "I live in Lisbon. I prefer short answers."})["ok"]
+        extracted = browser.request({"type": "memory.extract", "key": key, "manual": True})
+        assert extracted["ok"] and len(extracted["suggested"]) == 2 and extracted["added"] == 0
+        page = browser.context.new_page()
+        page.goto(URL)
+        suggestions = page.locator("#suggestions .suggestion")
+        wait_for(lambda: suggestions.count() == 2, what="two suggestions shown")
+        assert page.locator("#suggestions-section").is_visible() and texts(page) == []
+        row = suggestions.filter(has_text="Lives in Lisbon")
+        assert "confidence" in row.locator(".confidence").inner_text()
+        row.locator(".do-accept").click()
+        wait_for(lambda: texts(page) == ["Lives in Lisbon"], what="accepted into the memories")
+        assert page.locator("#list .memory .confidence").inner_text() == "confidence 100%"
+        page.locator("#suggestions .suggestion", has_text="Prefers short answers").locator(".do-discard").click()
+        wait_for(lambda: page.locator("#suggestions-section").is_hidden(), what="no suggestion left")
+        assert "not be suggested again" in page.locator("#status").inner_text()
+        assert browser.request({"type": "memory.suggestions"})["suggestions"] == []
+        page.close()
+
+        change_option(browser, "suggest-below", "100", "80", "under 80%")
+        assert browser.request({"type": "memory.settings"})["suggest_below"] == 0.8
+    finally:
+        browser.request({"type": "memory.settings", "suggest_below": 0.7})
+        browser.request({"type": "site.settings", "site": "claude.ai", "long_term": False})

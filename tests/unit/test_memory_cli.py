@@ -101,3 +101,24 @@ def test_wrong_key_is_a_clear_error(cli, tmp_path):
     (tmp_path / "config" / "secret.key").write_bytes(bytes(32))
     result = cli("list")
     assert result.exit_code == 1 and "wrong key" in result.output
+
+
+def test_suggestions_accept_and_discard(cli):
+    from whiteboard.memory.model import Suggestion, new_suggestion_id
+
+    service = MemoryService()
+    seed("Prefers TypeScript")
+    rust, tea = (Suggestion(new_suggestion_id(), "preference", text, 0.55, time.time(), "claude.ai")
+                 for text in ("Likes Rust", "Drinks oolong tea"))
+    assert service.suggest([rust, tea]) == [rust, tea]
+    service.close()
+    listed = cli("suggestions").output
+    assert rust.id in listed and " 55%  Likes Rust  (claude.ai)" in listed and "Drinks oolong tea" in listed
+    assert "Likes Rust" not in cli("list").output  # waiting suggestions are no memories
+    accepted = cli("accept", rust.id, "Likes Rust and Go").output
+    assert accepted.startswith("mem_") and "Likes Rust and Go  (claude.ai)" in accepted
+    assert cli("discard", tea.id).output.strip() == "Discarded."
+    assert cli("suggestions").output.strip() == "No suggestions."
+    assert "Likes Rust and Go" in cli("list").output
+    missing = CliRunner().invoke(main, ["memories", "discard", tea.id])
+    assert missing.exit_code == 1 and "no waiting suggestion" in missing.output

@@ -15,6 +15,7 @@ from whiteboard.memory.dedupe import decide
 from whiteboard.memory.extract import AUTOMATIC, MANUAL, rule_extract
 from whiteboard.memory.model_extract import model_from
 from whiteboard.memory.service import MemoryService
+from whiteboard.memory.settings import SUGGEST_BELOW
 from whiteboard.memory.sites import SiteStore
 from whiteboard.sessions.store import SessionStore
 
@@ -66,9 +67,10 @@ def test_one_off_requests_and_quoted_or_pasted_text_are_not_facts(message):
     assert facts([message]) == set()
 
 
-def test_hedged_facts_pass_only_the_manual_threshold():
-    assert facts(["I think I like Rust."], AUTOMATIC) == set()
-    assert facts(["I think I like Rust."], MANUAL) == {("preference", "Likes Rust")}
+def test_hedged_facts_fall_under_the_keep_threshold():
+    [fact] = rule_extract(["I think I like Rust."], AUTOMATIC)
+    assert fact.text == "Likes Rust" and fact.confidence < SUGGEST_BELOW  # a suggestion, not a memory
+    assert rule_extract(["I like Rust."], AUTOMATIC)[0].confidence >= SUGGEST_BELOW
 
 
 def test_restated_facts_merge_and_grow_surer_and_the_cap_holds():
@@ -123,16 +125,17 @@ def test_incremental_runs_read_only_new_turns(convo, service):
     assert extractor.progress["claude.ai:1"][1] == 2
     seen = []
     original = extractor._extract
-    extractor._extract = lambda texts, t: (seen.append(list(texts)), original(texts, t))[1]
+    extractor._extract = lambda texts, t, manual: (seen.append(list(texts)), original(texts, t, manual))[1]
     sessions.add("claude.ai:1", "user", "I speak French.")
     second = extractor.run("claude.ai:1", manual=False)
     assert seen == [["I speak French."]]
     assert [m.text for m in second.added] == ["Speaks French"]
     assert extractor.run("claude.ai:1", manual=False).added == []
-    # Manual rereads everything with lower thresholds; what is kept already is a NOOP.
+    # Manual rereads everything; what is kept already is a NOOP, a hedged fact waits as a suggestion.
     sessions.add("claude.ai:1", "user", "I think I like Rust.")
     manual = extractor.run("claude.ai:1", manual=True)
-    assert [m.text for m in manual.added] == ["Likes Rust"] and manual.unchanged == 2
+    assert manual.added == [] and manual.unchanged == 2
+    assert [s.text for s in manual.suggested] == ["Likes Rust"] and manual.method == "rules"
 
 
 def test_a_new_conversation_under_the_same_key_starts_over(convo):

@@ -142,13 +142,13 @@ def test_an_old_vault_gains_the_pin_column(tmp_path):
     assert service.get(memory.id).pinned is False
     assert service.update(memory.id, pinned=True).pinned
     names = [r[0] for r in sqlite3.connect(db).execute("SELECT name FROM _migrations ORDER BY rowid")]
-    assert names == [name for name, _ in MIGRATIONS]
+    assert sorted(names) == sorted(name for name, _ in MIGRATIONS)
 
 
 def test_pinned_cap_setting_is_checked_and_kept(service):
     assert service.settings.load().pinned_tokens == PINNED_TOKENS == 120
     assert service.settings.update(pinned_tokens=40).pinned_tokens == 40
-    assert json.loads(service.settings.path.read_text()) == {"pinned_tokens": 40}
+    assert json.loads(service.settings.path.read_text()) == {"pinned_tokens": 40, "suggest_below": 0.7}
     for bad in (-1, 2001, True, 1.5):
         with pytest.raises(BadRequest, match="pinned_tokens"):
             service.settings.update(pinned_tokens=bad)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from ..memory import transfer
-from ..memory.model import Memory
+from ..memory.model import Memory, Suggestion
 from ..memory.recall import recall
 from ..memory.sites import check_site
 from ..privacy import redact
@@ -47,7 +47,32 @@ def memory_extract(req: msg.MemoryExtract, ctx) -> msg.MemoryExtractReply:
     outcome = ctx.app.memory.extractor.run(req.key, manual=req.manual)
     return msg.MemoryExtractReply(added=len(outcome.added), updated=len(outcome.updated),
                                   unchanged=outcome.unchanged, method=outcome.method,
-                                  memories=[out(m) for m in [*outcome.added, *outcome.updated]])
+                                  memories=[out(m) for m in [*outcome.added, *outcome.updated]],
+                                  suggested=[suggestion_out(s) for s in outcome.suggested])
+
+
+def suggestion_out(s: Suggestion) -> msg.SuggestionOut:
+    return msg.SuggestionOut(suggestion_id=s.id, type=s.type, text=s.text, confidence=s.confidence, site=s.site,
+                             created_at=s.created_at)
+
+
+@action(msg.MemorySuggestions, blocking=True)
+def memory_suggestions(req: msg.MemorySuggestions, ctx) -> msg.MemorySuggestionsReply:
+    found, bad = ctx.app.memory.suggestions()
+    return msg.MemorySuggestionsReply(suggestions=[suggestion_out(s) for s in found],
+                                      damaged=[msg.DamagedOut(memory_id=d.memory_id, problem=d.problem) for d in bad])
+
+
+@action(msg.MemoryAccept, blocking=True)
+def memory_accept(req: msg.MemoryAccept, ctx) -> msg.MemoryReply:
+    text = redact(req.text).text if req.text is not None else None
+    return msg.MemoryReply(memory=detail(ctx.app.memory.extractor.accept(req.suggestion_id, text, req.memory_type)))
+
+
+@action(msg.MemoryDiscard, blocking=True)
+def memory_discard(req: msg.MemoryDiscard, ctx) -> msg.MemoryDiscardReply:
+    ctx.app.memory.drop_suggestion(req.suggestion_id, discarded=True)
+    return msg.MemoryDiscardReply(discarded=True)
 
 
 @action(msg.MemoryRecall, blocking=True)
@@ -116,7 +141,8 @@ def memory_wipe(req: msg.MemoryWipe, ctx) -> msg.MemoryWipeReply:
 
 @action(msg.MemorySettingsRequest, blocking=True)
 def memory_settings(req: msg.MemorySettingsRequest, ctx) -> msg.MemorySettingsReply:
-    return msg.MemorySettingsReply(**asdict(ctx.app.memory.settings.update(pinned_tokens=req.pinned_tokens)))
+    settings = ctx.app.memory.settings.update(pinned_tokens=req.pinned_tokens, suggest_below=req.suggest_below)
+    return msg.MemorySettingsReply(**asdict(settings))
 
 
 @action(msg.MemoryStatus, blocking=True)

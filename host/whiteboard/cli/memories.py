@@ -15,6 +15,7 @@ from contextlib import contextmanager
 import click
 
 from ..memory import transfer
+from ..memory.conversation import accept
 from ..memory.model import MEMORY_TYPES, Memory
 from ..memory.recall import fit_pinned
 from ..memory.service import MemoryService
@@ -51,7 +52,8 @@ def as_json(memories: list[Memory]) -> str:
 
 @main.group("memories")
 def memories_group() -> None:
-    """Long-term memories: list, search, show, edit, pin, delete, export, import, wipe."""
+    """Long-term memories: list, search, show, edit, pin, delete, export, import, wipe;
+    the suggestions extraction was less sure about: suggestions, accept, discard."""
 
 
 @memories_group.command("list")
@@ -110,6 +112,39 @@ def edit_cmd(memory_id: str, text: str | None, type_: str | None) -> None:
     with vault_service() as service:
         updated = service.update(memory_id, redact(text).text if text is not None else None, type=type_)
     click.echo(line(updated))
+
+
+@memories_group.command("suggestions")
+def suggestions_cmd() -> None:
+    """The facts extraction was less sure about: never sent until accepted."""
+    with vault_service() as service:
+        waiting, damaged = service.suggestions()
+    for s in waiting:
+        site = f"  ({s.site})" if s.site else ""
+        click.echo(f"{s.id}  {s.type:<10}  {round(s.confidence * 100):>3}%  {' '.join(s.text.split())}{site}")
+    for d in damaged:
+        click.echo(f"{d.memory_id}: {d.problem}", err=True)
+    if not waiting:
+        click.echo("No suggestions.")
+
+
+@memories_group.command("accept")
+@click.argument("suggestion_id")
+@click.argument("text", required=False)
+@click.option("--type", "type_", type=click.Choice(MEMORY_TYPES), help="Keep it with another type.")
+def accept_cmd(suggestion_id: str, text: str | None, type_: str | None) -> None:
+    """Keep a suggestion as a memory, as it is or as TEXT."""
+    with vault_service() as service:
+        click.echo(line(accept(service, suggestion_id, redact(text).text if text is not None else None, type_)))
+
+
+@memories_group.command("discard")
+@click.argument("suggestion_id")
+def discard_cmd(suggestion_id: str) -> None:
+    """Drop a suggestion; the same fact is not suggested again."""
+    with vault_service() as service:
+        service.drop_suggestion(suggestion_id, discarded=True)
+    click.echo("Discarded.")
 
 
 @memories_group.command("pin")

@@ -173,8 +173,8 @@ def check_embedding_model() -> Check:
     model = embedder.local_embedder()
     if model is None:
         return Check(None, f"semantic recall is off: {embedder.load_error}; long-term memory recall uses full text "
-                           "only", "Nothing to do on this platform; or set WHITEBOARD_EMBED_MODEL to use an "
-                                   "embeddings endpoint (docs/memory.md)")
+                           "only, and extraction the rules alone", "Nothing to do on this platform; or set "
+                           "WHITEBOARD_EMBED_MODEL to use an embeddings endpoint for recall (docs/memory.md)")
     return Check(True, f"semantic recall: bundled model {model.model_id} loads")
 
 

@@ -1,5 +1,10 @@
 """Extraction from a tab's conversation: incremental, on opted-in sites only.
 
+The extractor is the configured model if any, else the learned classifier on the bundled
+embedding model, else the rules (`Outcome.method` says which ran). Facts at or above the
+user's `suggest_below` become memories through ADD / UPDATE / NOOP; the others wait as
+suggestions, never recalled or sent until the user accepts them.
+
 What has been looked at is remembered per session key as (session start, last message
 seq), in RAM beside the session: the next automatic run reads only newer user turns. A
 manual "extract now" rereads the whole conversation with lower thresholds; dedupe turns
@@ -14,13 +19,15 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..protocol.errors import BadRequest, Forbidden, NotFound
+from ..protocol.errors import BadRequest, Forbidden, NotFound, Unavailable
+from . import text as T
 from .candidate import Candidate
 from .dedupe import Decision, decide
 from .extract import AUTOMATIC, MANUAL, rule_extract
-from .model import Memory, new_memory_id
+from .model import Memory, Suggestion, new_memory_id, new_suggestion_id
 from .schedule import ExtractionScheduler, delay_from_env
-from .service import MemoryService
+from .service import MemoryService, check_text
+from .settings import SUGGEST_BELOW
 from .sites import site_of_key
 
 log = logging.getLogger("whiteboard.memory.extract")
@@ -32,15 +39,19 @@ class Outcome:
     updated: list[Memory] = field(default_factory=list)
     unchanged: int = 0
     method: str = "rules"
+    suggested: list[Suggestion] = field(default_factory=list)
 
 
 class ConversationExtractor:
     def __init__(self, service: MemoryService, sessions, model: Callable[[], Callable | None] | None = None,
-                 delay: float | None = None, clock=None, stop: threading.Event | None = None, worker: bool = True):
-        """model() gives the configured model's `complete` function or None (rules only)."""
+                 delay: float | None = None, clock=None, stop: threading.Event | None = None, worker: bool = True,
+                 learned: Callable[[], object | None] | None = None):
+        """model() gives the configured model's `complete` function or None; learned() the
+        classifier.LearnedExtractor or None (no embedding model: the rules run alone)."""
         self.service = service
         self.sessions = sessions
         self._model = model or (lambda: None)
+        self._learned = learned or (lambda: None)
         self.progress: dict[str, tuple[float, int]] = {}
         self._lock = threading.Lock()
         kwargs = {"clock": clock} if clock is not None else {}
@@ -69,8 +80,8 @@ class ConversationExtractor:
                 return Outcome()
             texts, started_at, through = picked
             thresholds = MANUAL if manual else AUTOMATIC
-            candidates, method = self._extract(texts, thresholds) if texts else ([], "rules")
-            outcome = self.apply([decide(c, self.service.index) for c in candidates], site)
+            candidates, method = self._extract(texts, thresholds, manual) if texts else ([], "rules")
+            outcome = self.keep(candidates, site)
             outcome.method = method
             self.progress[key] = (started_at, through)
             self._forget_closed_sessions()
@@ -89,44 +100,91 @@ class ConversationExtractor:
                      if s > last and turns[s].role == "user" and turns[s].source == "chat"]
             return texts, session.started_at, session.next_seq - 1
 
-    def _extract(self, texts: list[str], thresholds) -> tuple[list[Candidate], str]:
+    def _extract(self, texts: list[str], thresholds, manual: bool) -> tuple[list[Candidate], str]:
         complete = self._model()
         if complete is not None:
             from .model_extract import model_extract
 
             try:
                 return model_extract(complete, texts, thresholds), "model"
-            except Exception as exc:  # noqa: BLE001 - any model failure: the rules still work offline
-                log.warning("model extraction failed (%s); using the rule extractor", type(exc).__name__)
+            except Exception as exc:  # noqa: BLE001 - any model failure: the offline extractors still work
+                log.warning("model extraction failed (%s); using the offline extractor", type(exc).__name__)
+        learned = self._learned()
+        if learned is not None:
+            try:
+                return learned.extract(texts, thresholds, manual=manual), "classifier"
+            except Exception as exc:  # noqa: BLE001 - a broken embedding model: the rules still work
+                log.warning("the learned extractor failed (%s); using the rule extractor", type(exc).__name__)
         return rule_extract(texts, thresholds), "rules"
 
-    def apply(self, decisions: list[Decision], site: str | None) -> Outcome:
-        """ADD and UPDATE go to the vault; NOOP changes nothing. Nothing is ever deleted."""
-        outcome = Outcome()
+    def keep(self, candidates: list[Candidate], site: str | None) -> Outcome:
+        """Sure facts go through ADD / UPDATE / NOOP; the less sure wait as suggestions
+        (unless a memory already says the same)."""
+        keep_from = self._suggest_below()
+        decisions = [decide(c, self.service.index) for c in candidates]
+        outcome = apply(self.service, [d for d in decisions if d.candidate.confidence >= keep_from], site)
         now = self.service.clock()
-        new = []
-        for d in decisions:
-            c = d.candidate
-            if d.action == "noop":
-                outcome.unchanged += 1
-            elif d.action == "update":
-                target = d.target
-                try:
-                    outcome.updated.append(self.service.update(
-                        target.id, c.text, type=c.type, confidence=max(target.confidence, c.confidence),
-                        tags=list(dict.fromkeys(target.tags + c.tags)),
-                        keywords=list(dict.fromkeys(c.keywords + target.keywords))[:12]))
-                except BadRequest:  # another memory already says exactly this
-                    outcome.unchanged += 1
-            else:
-                new.append(Memory(id=new_memory_id(), type=c.type, text=c.text, created_at=now, updated_at=now,
-                                  tags=c.tags, keywords=c.keywords, confidence=c.confidence, site=site))
-        if new:
-            outcome.added = self.service.store(new)
-            outcome.unchanged += len(new) - len(outcome.added)  # stored meanwhile by another process
+        waiting = [Suggestion(new_suggestion_id(), c.type, c.text, c.confidence, now, site, c.tags, c.keywords)
+                   for d in decisions if (c := d.candidate).confidence < keep_from and d.action != "noop"]
+        outcome.suggested = self.service.suggest(waiting)
         return outcome
+
+    def _suggest_below(self) -> float:
+        try:
+            return self.service.settings.load().suggest_below
+        except Unavailable:  # a damaged memory.json: memory.settings reports it; extraction goes on
+            return SUGGEST_BELOW
+
+    def accept(self, suggestion_id: str, text: str | None = None, type_: str | None = None) -> Memory:
+        with self._lock:  # not while an extraction decides on the same facts
+            return accept(self.service, suggestion_id, text, type_)
 
     def _forget_closed_sessions(self) -> None:
         for key in list(self.progress):
             if self.sessions.get(key) is None:
                 del self.progress[key]
+
+
+def apply(service: MemoryService, decisions: list[Decision], site: str | None) -> Outcome:
+    """ADD and UPDATE go to the vault; NOOP changes nothing. Nothing is ever deleted."""
+    outcome = Outcome()
+    now = service.clock()
+    new = []
+    for d in decisions:
+        c = d.candidate
+        if d.action == "noop":
+            outcome.unchanged += 1
+        elif d.action == "update":
+            target = d.target
+            try:
+                outcome.updated.append(service.update(
+                    target.id, c.text, type=c.type, confidence=max(target.confidence, c.confidence),
+                    tags=list(dict.fromkeys(target.tags + c.tags)),
+                    keywords=list(dict.fromkeys(c.keywords + target.keywords))[:12]))
+            except BadRequest:  # another memory already says exactly this
+                outcome.unchanged += 1
+        else:
+            new.append(Memory(id=new_memory_id(), type=c.type, text=c.text, created_at=now, updated_at=now,
+                              tags=c.tags, keywords=c.keywords, confidence=c.confidence, site=site))
+    if new:
+        outcome.added = service.store(new)
+        outcome.unchanged += len(new) - len(outcome.added)  # stored meanwhile by another process
+    return outcome
+
+
+def accept(service: MemoryService, suggestion_id: str, text: str | None = None, type_: str | None = None) -> Memory:
+    """The user keeps a suggestion (maybe edited): it becomes a memory through the same
+    ADD / UPDATE / NOOP as any fact, confirmed (confidence 1). The host and the CLI."""
+    s = service.suggestion(suggestion_id)
+    if text is not None:
+        text = check_text(text)
+    keywords = s.keywords if text is None else T.keywords(text)
+    candidate = Candidate(type_ or s.type, text or s.text, 1.0, tags=s.tags, keywords=keywords)
+    decision = decide(candidate, service.index)
+    outcome = apply(service, [decision], s.site)
+    service.drop_suggestion(suggestion_id, discarded=False)
+    if outcome.added or outcome.updated:
+        return (outcome.added or outcome.updated)[0]
+    if decision.target is not None:
+        return decision.target
+    return service.add(candidate.text, candidate.type, site=s.site, tags=s.tags)[0]  # stored meanwhile

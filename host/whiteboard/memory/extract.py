@@ -27,6 +27,7 @@ from .rules import (
     HEDGE,
     LEAD_IN,
     ONE_OFF,
+    QUESTION_END,
     REMEMBER,
     REQUEST,
     ROLE_WORDS,
@@ -39,13 +40,16 @@ class Thresholds:
     max_facts: int
 
 
-AUTOMATIC = Thresholds(min_confidence=0.7, max_facts=5)
+# What a run proposes at all; what is kept at once and what waits as a suggestion is the
+# user's `suggest_below` (settings.py).
+AUTOMATIC = Thresholds(min_confidence=0.5, max_facts=5)
 MANUAL = Thresholds(min_confidence=0.5, max_facts=8)
 
 _FENCE = re.compile(r"(?:```|~~~).*?(?:```|~~~|\Z)", re.DOTALL)
 _QUOTED = re.compile(r"[\"“«「『][^\"”»」』]{12,}[\"”»」』]")
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*|\n+|(?:,\s*|\s+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)",
-                       re.IGNORECASE)
+# A Latin full stop ends a sentence only before a space ("VW ID.3", ".NET" stay whole).
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+"
+                       r"|(?:,\s*|\s+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)", re.IGNORECASE)
 PASTED_CHARS = 700  # a paragraph longer than this was pasted, not said
 PASTED_LINES = 8
 MAX_FACT_CHARS = 200
@@ -123,7 +127,7 @@ def _match_en(sentence: str) -> Candidate | None:
 
 def _match_cjk(sentence: str) -> Candidate | None:
     s = sentence.strip().rstrip("。！!.")
-    if s.endswith(("？", "?", "吗", "呢", "か", "까")) or CJK_ONE_OFF.search(s):
+    if s.endswith(QUESTION_END) or CJK_ONE_OFF.search(s):
         return None
     for type_, pattern, template, confidence, tag in CJK_COMPILED:
         m = pattern.match(s)
@@ -137,13 +141,18 @@ def _match_cjk(sentence: str) -> Candidate | None:
     return None
 
 
+def rule_candidate(sentence: str) -> Candidate | None:
+    """What the rules make of one sentence, if anything."""
+    # "Pythonを勉強しています" starts in ASCII; "I live in 東京" is English all the same.
+    return (_match_cjk(sentence) if T.cjk_runs(sentence) else None) or _match_en(sentence)
+
+
 def rule_extract(messages: list[str], thresholds: Thresholds = AUTOMATIC) -> list[Candidate]:
     """Candidates from the user's own messages (already privacy-filtered at capture)."""
     found: list[Candidate] = []
     for message in messages:
         for sentence in user_statements(message):
-            # "Pythonを勉強しています" starts in ASCII; "I live in 東京" is English all the same.
-            candidate = (_match_cjk(sentence) if T.cjk_runs(sentence) else None) or _match_en(sentence)
+            candidate = rule_candidate(sentence)
             if candidate is not None:
                 found.append(candidate)
     return finish(found, thresholds)

@@ -7,6 +7,7 @@ import logging
 import os
 import threading
 
+from .classifier import learned_loader
 from .conversation import ConversationExtractor
 from .model_extract import model_from
 from .service import MemoryService
@@ -34,9 +35,12 @@ def service_for(app) -> MemoryService:
         service = app.__dict__.get("_memory_service")
         if service is None:
             service = MemoryService(embedder=load_embedder)
+            from .embedder import local_embedder
+
+            # The classifier's weights fit the bundled model only, whatever replaces it for recall.
             service.extractor = ConversationExtractor(service, app.sessions,
                                                       model=model_from(getattr(app, "llm", None), app.stopping),
-                                                      stop=app.stopping)
+                                                      stop=app.stopping, learned=learned_loader(local_embedder))
             app._memory_service = service
         return service
 

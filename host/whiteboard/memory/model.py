@@ -48,6 +48,25 @@ class Memory:
                 "old_texts": [[o.text, o.replaced_at] for o in self.old_texts]}
 
 
+@dataclass
+class Suggestion:
+    """A fact extracted with too little confidence to keep: it waits, encrypted in the vault,
+    until the user accepts it (it becomes a memory) or discards it. Never recalled or sent."""
+
+    id: str
+    type: str
+    text: str
+    confidence: float
+    created_at: float
+    site: str | None = None
+    tags: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+
+
+def new_suggestion_id() -> str:
+    return "sug_" + secrets.token_hex(8)
+
+
 @dataclass(frozen=True)
 class Damaged:
     """A row that cannot be read: kept on disk untouched and reported, never skipped silently."""

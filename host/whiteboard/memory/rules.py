@@ -116,7 +116,49 @@ REQUEST = re.compile(
     r"translate|summari[sz]e|fix|check|list|draft|generate|find|rewrite|convert|add|remove|what|how|why|when|"
     r"where|which|who|is it|are there|do you|does|should)\b"
     r"|\bi (?:want|need|would like|'d like) you to\b|\bi need (?:a|an|some|the|to|help)\b"
+    r"|\bi(?: would|'d) like (?:a|an|some|the|it|this|that)\b"
     r"|\bi want (?:a|an|some|the|it|this|that)\b|\blet me know\b")
+# How a question ends, in the languages of the rules (Chinese 吗/呢, Japanese か, Korean 까).
+QUESTION_END = ("?", "？", "吗", "呢", "か", "까")
+# "Always"/"from now on": a request that stands for every later chat is a preference.
+STANDING = re.compile(r"\b(?:always|never|from now on|in future|every time|whenever)\b"
+                      r"|以后|总是|一直|每次|いつも|常に|今後|항상|앞으로|언제나")
+# Asking for something now, in the other languages of the labelled set (REQUEST: English).
+REQUEST_OTHER = re.compile(
+    r"^(?:écris|ecris|traduis|corrige|fais-moi|donne-moi|explique|peux-tu|pourrais-tu|pouvez-vous|aide-moi"
+    r"|escribe|escríbeme|traduce|corrige|dame|hazme|explica|explícame|puedes|podrías|ayúdame"
+    r"|schreib|schreibe|übersetze|korrigiere|gib mir|mach|erstelle|erkläre|kannst du|könntest du|hilf mir"
+    r"|escreva|traduza|corrija|me dê|faça|explique|pode|poderia|me ajude)\b"
+    r"|\b(?:je voudrais|j'aimerais|il me faut|j'ai besoin d'|quisiera|necesito|quiero|me gustaría"
+    r"|ich brauche|ich hätte gern|ich möchte|preciso de|quero|gostaria de) (?:un|une|des|le|la|les|una|unos|unas|el|los"
+    r"|las|que|ein|eine|einen|einem|dass|um|uma|uns|umas|o|a|os|as)\b"
+    r"|^(?:请|帮我|给我|麻烦)|(?:ください|下さい|お願い|주세요|해 줘|해줘|줄래)")
+# A supposition, in every language of the labelled set: nothing it says is a fact.
+HYPOTHETICAL = re.compile(
+    r"^\s*(?:if|suppose|supposing|imagine|pretend|let's say|lets say|what if|assuming|si|imaginons|supposons|"
+    r"supongamos|imagina|imagine|suponha|se (?:eu|você|voce|nós|a gente)|wenn|angenommen|falls|stell dir vor)\b"
+    r"|^\s*(?:假如|如果|假设|要是|もし|仮に|만약|만일)", re.IGNORECASE)
+# The sentence's subject is someone else ("My sister is learning Korean", 母は京都に住んでいます):
+# often about the user's life too ("My husband is a firefighter"), so it is not dropped but
+# made less sure, to wait for the user as a suggestion.
+_KIN_EN = (r"friend|sister|brother|mom|mum|mother|dad|father|boss|manager|coworker|co-worker|colleague|client|wife|"
+           r"husband|partner|son|daughter|kids?|children|parents|grandma|grandmother|grandpa|grandfather|aunt|uncle|"
+           r"cousin|neighbou?r|roommate|girlfriend|boyfriend|team")
+SOMEONE_ELSE = re.compile(
+    rf"^\s*(?:(?:my|our|his|her|their) (?:best |older |younger |little |big )?(?:{_KIN_EN})\b"
+    r"|(?:he|she|they)\b"
+    r"|(?:mon|ma|mes|notre|nos) (?:ami|amie|amis|frère|sœur|mère|père|patron|patronne|chef|collègue|fils|fille|"
+    r"enfants|femme|mari|copain|copine|voisin|voisine|parents)\b"
+    r"|(?:mi|mis|nuestro|nuestra) (?:amigo|amiga|hermano|hermana|madre|padre|mamá|papá|jefe|jefa|compañero|compañera|"
+    r"hijo|hija|hijos|esposa|esposo|marido|mujer|novio|novia|vecino|vecina|padres)\b"
+    r"|(?:meu|minha|meus|minhas|nosso|nossa) (?:amigo|amiga|irmão|irmã|mãe|pai|chefe|colega|filho|filha|filhos|esposa|"
+    r"marido|namorado|namorada|vizinho|vizinha|pais)\b"
+    r"|(?:mein|meine|unser|unsere) (?:freund|freundin|bruder|schwester|mutter|vater|chef|chefin|kollege|kollegin|sohn|"
+    r"tochter|kinder|frau|mann|partner|partnerin|nachbar|nachbarin|eltern)\b"
+    r"|我(?:的)?(?:妈妈|母亲|爸爸|父亲|老板|同事|朋友|老公|老婆|丈夫|妻子|妹妹|姐姐|哥哥|弟弟|儿子|女儿|孩子|男朋友|女朋友|室友)"
+    r"|(?:夫|妻|母|父|兄|姉|弟|妹|同僚|上司|友達|友人|息子|娘|彼|彼女|主人)(?:は|が)"
+    r"|(?:엄마|어머니|아빠|아버지|남편|아내|동료|친구|형|누나|언니|오빠|동생|아들|딸|상사|남자친구|여자친구)(?:는|은|가|이)\s)",
+    re.IGNORECASE)
 # Pointing at the conversation or at a moment: about this exchange, not about the user.
 ONE_OFF = re.compile(
     r"\b(?:this|that|these|those|your|the) (?:code|answer|reply|response|text|email|e-mail|message|one|error|bug|"

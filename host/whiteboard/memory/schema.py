@@ -52,6 +52,21 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("005_memories_pinned", (
         "ALTER TABLE memories ADD COLUMN pinned_at REAL",
     )),
+    # Facts extracted with low confidence, waiting for the user: content encrypted like a
+    # memory's (AAD whiteboard:suggestion:<id>). A discarded one keeps only its text key
+    # (content NULL), so the same sentence is not suggested again.
+    ("006_memory_suggestions", (
+        """CREATE TABLE suggestions (
+            id TEXT PRIMARY KEY,
+            type TEXT NOT NULL,
+            site TEXT,
+            confidence REAL NOT NULL,
+            created_at REAL NOT NULL,
+            text_key BLOB NOT NULL UNIQUE,
+            content BLOB,
+            discarded_at REAL
+        )""",
+    )),
 ]
 
 

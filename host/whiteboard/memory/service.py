@@ -22,7 +22,7 @@ from ..protocol.errors import BadRequest, NotFound
 from . import text as T
 from .errors import MemoryDamaged
 from .index import MemoryIndex
-from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, new_memory_id
+from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
 from .settings import MemorySettingsStore
 from .sites import SiteStore
 from .usage import UsageRecorder
@@ -225,6 +225,34 @@ class MemoryService:
             self._data_version = vault.data_version()
             self._meanings_changed()
             return n
+
+    # ---- suggestions (never in the index: never recalled, sent or pinned) ------------------
+
+    def suggest(self, items: list[Suggestion]) -> list[Suggestion]:
+        """Store suggestions; returns those stored (see Vault.put_suggestions)."""
+        with self.lock:
+            return self.vault(create=True).put_suggestions(items) if items else []
+
+    def suggestions(self) -> tuple[list[Suggestion], list[Damaged]]:
+        """The waiting suggestions, oldest first, and those that do not open."""
+        with self.lock:
+            vault = self.vault()
+            return vault.load_suggestions() if vault is not None else ([], [])
+
+    def suggestion(self, suggestion_id: str) -> Suggestion:
+        with self.lock:
+            vault = self.vault()
+            found = vault.load_suggestions(suggestion_id)[0] if vault is not None else []
+        if not found:
+            raise NotFound(f"no waiting suggestion {suggestion_id}")
+        return found[0]
+
+    def drop_suggestion(self, suggestion_id: str, discarded: bool) -> None:
+        """Accepted (it is a memory now) or discarded (never suggested again)."""
+        with self.lock:
+            vault = self.vault()
+            if vault is None or not vault.drop_suggestion(suggestion_id, self.clock() if discarded else None):
+                raise NotFound(f"no waiting suggestion {suggestion_id}")
 
     def _write_usage(self, memory_ids: list[str], when: float) -> None:
         with self.lock:

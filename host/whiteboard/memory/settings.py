@@ -1,5 +1,6 @@
 """Memory settings shared by every browser's host and the CLI: the token cap of pinned
-memories. Kept in config_dir()/memory.json (atomic write, 0600); numbers only."""
+memories and the confidence under which an extracted fact waits as a suggestion. Kept in
+config_dir()/memory.json (atomic write, 0600); numbers only."""
 
 from __future__ import annotations
 
@@ -14,17 +15,28 @@ from ..protocol.errors import BadRequest, Unavailable
 SETTINGS_FILE = "memory.json"
 PINNED_TOKENS = 120  # default: a few short standing instructions
 MAX_PINNED_TOKENS = 2000
+# Extracted facts at or above this confidence are kept; below it (down to the extraction
+# floor) they wait as suggestions the user accepts or discards on the memory page.
+SUGGEST_BELOW = 0.7
+MIN_SUGGEST_BELOW = 0.5  # the extraction floor (extract.AUTOMATIC/MANUAL): lower would mean nothing
 
 
 @dataclass(frozen=True)
 class MemorySettings:
     pinned_tokens: int = PINNED_TOKENS  # 0: pinned memories are not sent
+    suggest_below: float = SUGGEST_BELOW  # 1.0: every extracted fact waits for the user
 
 
 def check_pinned_tokens(value: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_PINNED_TOKENS:
         raise BadRequest(f"pinned_tokens: must be a whole number from 0 to {MAX_PINNED_TOKENS}")
     return value
+
+
+def check_suggest_below(value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_SUGGEST_BELOW <= value <= 1.0:
+        raise BadRequest(f"suggest_below: must be a number from {MIN_SUGGEST_BELOW} to 1")
+    return float(value)
 
 
 class MemorySettingsStore:
@@ -39,14 +51,17 @@ class MemorySettingsStore:
         except (OSError, ValueError):
             raise Unavailable(f"the memory settings file {self.path} cannot be read; fix or delete it") from None
         try:
-            return MemorySettings(pinned_tokens=check_pinned_tokens(raw.get("pinned_tokens", PINNED_TOKENS)))
+            return MemorySettings(pinned_tokens=check_pinned_tokens(raw.get("pinned_tokens", PINNED_TOKENS)),
+                                  suggest_below=check_suggest_below(raw.get("suggest_below", SUGGEST_BELOW)))
         except (AttributeError, BadRequest):
             raise Unavailable(f"the memory settings file {self.path} is malformed; fix or delete it") from None
 
-    def update(self, pinned_tokens: int | None = None) -> MemorySettings:
+    def update(self, pinned_tokens: int | None = None, suggest_below: float | None = None) -> MemorySettings:
         settings = self.load()
-        if pinned_tokens is not None:
-            settings = MemorySettings(pinned_tokens=check_pinned_tokens(pinned_tokens))
+        if pinned_tokens is not None or suggest_below is not None:
+            settings = MemorySettings(
+                pinned_tokens=settings.pinned_tokens if pinned_tokens is None else check_pinned_tokens(pinned_tokens),
+                suggest_below=settings.suggest_below if suggest_below is None else check_suggest_below(suggest_below))
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
                 atomic_write(self.path, json.dumps(asdict(settings), indent=2), 0o600)

@@ -34,6 +34,7 @@ from . import text as T
 from .errors import MemoryDamaged, VaultUnavailable
 from .model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .schema import migrate
+from .suggestions import SuggestionRows
 
 VAULT_FILE = "memories.db"
 KEY_FILE = "secret.key"  # shared with the stored model API key (whiteboard.llm.settings)
@@ -61,7 +62,7 @@ def vault_exists(path: Path) -> bool:
     return path.exists() and path.stat().st_size > 0
 
 
-class Vault:
+class Vault(SuggestionRows):
     def __init__(self, conn: sqlite3.Connection, key: bytes, path: Path):
         self._conn = conn
         self._key = key
@@ -332,6 +333,7 @@ class Vault:
     def wipe(self) -> int:
         with self._write():
             self._conn.execute("DELETE FROM memory_vectors")
+            self._conn.execute("DELETE FROM suggestions")
             n = self._conn.execute("DELETE FROM memories").rowcount
         with self.lock:
             # Deleted pages were zeroed (secure_delete); fold the WAL back and shrink the file.

@@ -15,6 +15,7 @@ from .core import SessionKey
 
 MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
 MemoryType = Literal["skill", "preference", "objective", "context"]
+SuggestionId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^sug_[A-Za-z0-9_\-]+$")]
 Site = Annotated[str, StringConstraints(min_length=1, max_length=253)]
 Tag = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 Text = Annotated[str, Field(min_length=1, max_length=4000)]
@@ -71,12 +72,57 @@ class MemoryExtract(Request):
     manual: bool = True
 
 
+class SuggestionOut(BaseModel):
+    """A fact extracted with less confidence than the user's `suggest_below`: it waits for
+    the user (memory.accept / memory.discard) and is never recalled or sent meanwhile."""
+
+    suggestion_id: str
+    type: MemoryType
+    text: str
+    confidence: float
+    site: str | None
+    created_at: float
+
+
 class MemoryExtractReply(Reply):
     added: int
     updated: int
     unchanged: int
     memories: list[MemoryOut]
-    method: Literal["rules", "model"]
+    suggested: list[SuggestionOut]  # new suggestions this run
+    # model: the configured model; classifier: the learned extractor on the bundled
+    # embedding model; rules: neither is there (or both failed)
+    method: Literal["rules", "classifier", "model"]
+
+
+class MemorySuggestions(Request):
+    type: Literal["memory.suggestions"]
+    reply_model = "MemorySuggestionsReply"
+
+
+class MemorySuggestionsReply(Reply):
+    suggestions: list[SuggestionOut]  # oldest first
+    damaged: list[DamagedOut]  # suggestions that do not decrypt (memory_id: the suggestion's id)
+
+
+class MemoryAccept(Request):
+    """Keep a suggestion as a memory, maybe edited first; ADD / UPDATE / NOOP as extraction does."""
+    type: Literal["memory.accept"]
+    reply_model = "MemoryReply"
+    suggestion_id: SuggestionId
+    text: Text | None = None
+    memory_type: MemoryType | None = None
+
+
+class MemoryDiscard(Request):
+    """Drop a suggestion; the same fact is not suggested again."""
+    type: Literal["memory.discard"]
+    reply_model = "MemoryDiscardReply"
+    suggestion_id: SuggestionId
+
+
+class MemoryDiscardReply(Reply):
+    discarded: bool
 
 
 class MemoryRecall(Request):
@@ -179,10 +225,12 @@ class MemorySettingsRequest(Request):
     reply_model = "MemorySettingsReply"
     type: Literal["memory.settings"]
     pinned_tokens: Annotated[int, Field(ge=0, le=2000)] | None = None
+    suggest_below: Annotated[float, Field(ge=0.5, le=1.0)] | None = None
 
 
 class MemorySettingsReply(Reply):
     pinned_tokens: int  # the token cap of the pinned memories in one send (0: none sent)
+    suggest_below: float  # extracted facts under this confidence wait as suggestions
 
 
 class MemoryStatus(Request):
