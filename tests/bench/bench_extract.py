@@ -32,16 +32,14 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from whiteboard.memory import text as T
+from whiteboard.memory.classifier import LearnedExtractor, candidate_sentences, load_weights
+from whiteboard.memory.embedder import local_embedder
+from whiteboard.memory.extract import Thresholds, rule_extract
+from whiteboard.memory.settings import SUGGEST_BELOW
+from whiteboard.memory.train_extractor import load_rows
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "host"))
-
-from whiteboard.memory import text as T  # noqa: E402
-from whiteboard.memory.classifier import LearnedExtractor, candidate_sentences, load_weights  # noqa: E402
-from whiteboard.memory.embedder import local_embedder  # noqa: E402
-from whiteboard.memory.extract import Thresholds, rule_extract  # noqa: E402
-from whiteboard.memory.settings import SUGGEST_BELOW  # noqa: E402
-from whiteboard.memory.train_extractor import load_rows  # noqa: E402
-
 DATA = ROOT / "tests" / "data" / "extraction" / "turns.jsonl"
 LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
 LANGS = ("en", "zh", "ja", "ko", "fr", "es", "de", "pt")
@@ -52,7 +50,7 @@ class CachedEmbedder:
     """The bundled model with a vector cache (WB_BENCH_CACHE) so reruns measure quality fast."""
 
     def __init__(self, model, cache: Path | None):
-        self.model, self.model_id, self.dim = model, model.model_id, model.dim
+        self.model, self.query_model_id, self.dim = model, model.query_model_id, model.dim
         self.file = cache / "extract_vectors.json" if cache else None
         self.known = json.loads(self.file.read_text()) if self.file and self.file.exists() else {}
         self.fresh = 0
@@ -107,7 +105,7 @@ def crossval(embedder) -> None:
     for k in range(FOLDS):
         subset = [dict(r, split="test" if fold_of[r["id"]] == k else "train") for r in rows]
         sentences, _, _ = examples(subset)
-        weights = train(subset, embed(embedder, sentences), embedder.model_id)
+        weights = train(subset, embed(embedder, sentences), embedder.query_model_id)
         extractors[k] = LearnedExtractor(embedder, weights)
     print(f"5-fold cross-validation over all {len(rows)} rows ({sum(r['lasting'] for r in rows)} lasting)\n")
     table(rows, {"rules alone": lambda r: rule_extract([r["text"]], FLOOR),
@@ -116,7 +114,7 @@ def crossval(embedder) -> None:
 
 
 def timing(model) -> None:
-    learned = LearnedExtractor(model, load_weights(model.model_id))
+    learned = LearnedExtractor(model, load_weights(model.query_model_id))
     learned.extract(["I live in Berlin."], FLOOR)  # the first call loads the engine
     rows = [r for r in load_rows(DATA) if r["split"] == "test"]
     times = []
@@ -207,7 +205,7 @@ def main(parts: list[str]) -> None:
         print("the bundled embedding model is missing: the rule extractor alone is measured")
     else:
         embedder = CachedEmbedder(model, cache)
-        learned = LearnedExtractor(embedder, load_weights(model.model_id))
+        learned = LearnedExtractor(embedder, load_weights(model.query_model_id))
     try:
         if "heldout" in parts:
             heldout(learned)

