@@ -16,7 +16,9 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
+from collections import Counter
 from dataclasses import dataclass
+from typing import Mapping
 
 from . import text as T
 from .model import Memory
@@ -43,6 +45,37 @@ def _gram_term(gram: str) -> str:
 class Hit:
     memory: Memory
     score: float
+
+
+def smoothed_idf(df: int, docs: int) -> float:
+    """BM25's idf over `docs` documents plus the fixed background (see the module's note)."""
+    n = docs + BACKGROUND_DOCS
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def length_norm(length: int, average: float) -> float:
+    return K1 * (1 - B + B * length / max(1.0, average))
+
+
+def match_weight(word: str, term: str) -> float:
+    """How much a document word counts for a query term (a stem, or a word under 4 letters):
+    a variant of the word (prefers ~ prefer) fully, a longer word it begins only partly."""
+    if len(term) < 4:
+        return 1.0 if word == term else 0.0
+    if not word.startswith(term):
+        return 0.0
+    return 1.0 if T.stem(word) == term else PREFIX_WEIGHT
+
+
+def term_frequency(counts: Mapping[str, int], term: str) -> float:
+    if len(term) < 4:
+        return counts.get(term, 0)
+    return sum(c * match_weight(w, term) for w, c in counts.items() if w.startswith(term))
+
+
+def bm25(tf: Mapping[str, float], idf: Mapping[str, float], norm: float) -> float:
+    """A document's BM25 score from its frequency of each query term (or CJK gram) and its length_norm."""
+    return sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in tf.items() if f)
 
 
 def _body(m: Memory) -> str:
@@ -150,22 +183,13 @@ class MemoryIndex:
 
     def _score(self, memory: Memory, terms: list[str], grams: list[str], idf: dict[str, float]) -> float:
         body = _body(memory)
-        doc_words = T.words(body)
-        norm = K1 * (1 - B + B * self._lengths[memory.id] / max(1.0, self._total_length / len(self.memories)))
-        score = 0.0
-        for t in terms:
-            # A variant of the word (prefers ~ prefer) counts fully, a longer word it begins only partly.
-            tf = sum(1.0 if T.stem(w) == t else PREFIX_WEIGHT for w in doc_words if w.startswith(t)) \
-                if len(t) >= 4 else doc_words.count(t)
-            if tf:
-                score += idf[t] * tf * (K1 + 1) / (tf + norm)
+        norm = length_norm(self._lengths[memory.id], self._total_length / len(self.memories))
+        counts = Counter(T.words(body))
+        tf = {t: term_frequency(counts, t) for t in terms}
         if grams:
             cjk = "\n".join(T.cjk_runs(body))
-            for g in grams:
-                tf = cjk.count(g)
-                if tf:
-                    score += idf[g] * tf * (K1 + 1) / (tf + norm)
-        return score
+            tf.update({g: cjk.count(g) for g in grams})
+        return bm25(tf, idf, norm)
 
     def _seed_terms(self, terms: list[str], idf: dict[str, float]) -> list[str]:
         """The rarer terms find the candidates: ranking every row that holds a word found in
@@ -176,8 +200,7 @@ class MemoryIndex:
         return (rare or present[:1])[:SEED_TERMS]
 
     def _idf(self, df: int) -> float:
-        n = len(self.memories) + BACKGROUND_DOCS
-        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+        return smoothed_idf(df, len(self.memories))
 
     def _word_df(self, term: str) -> int:
         if len(term) >= 4:

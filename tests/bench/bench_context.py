@@ -1,0 +1,183 @@
+"""Context builder on LoCoMo (issue 11). Run: python tests/bench/run.py context (or this file).
+
+Each question of categories 1-4 is asked QUESTION_GAP turns after its last evidence turn;
+the 50 turns before it (fewer at a conversation's start) are a tab's session, alternating
+user / assistant, each turn's text as said. Questions whose evidence is not all in that
+window are left out (1,256 remain). Measured: the share of questions whose evidence turns
+all appear in full in the context, the tokens used, and the build time (in-process), for
+the old rule (kept here only, as the baseline) and the new builder with and without the
+question as query, at budgets 2000 and 800; then the same with long assistant messages
+(each assistant turn repeated, as paragraphs, to about LONG_REPLY_TOKENS, as chat replies
+are). Last, session.context over real pipes with a query (bench_host).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+
+from bench_host import bench_context as round_trip  # noqa: E402
+from bench_host import QUERY, percentile  # noqa: E402
+from bench_memory import CATEGORIES, LOCOMO, evidence_of  # noqa: E402
+
+from whiteboard.config import Limits  # noqa: E402
+from whiteboard.sessions.context import INSTRUCTIONS, build_context  # noqa: E402
+from whiteboard.sessions.store import Session, SessionStore  # noqa: E402
+from whiteboard.tokens import TokenCounter  # noqa: E402
+
+WINDOW = 50
+QUESTION_GAP = 5  # the question comes this many turns after its last evidence
+LONG_REPLY_TOKENS = 300
+BUDGETS = (2000, 800)
+
+
+
+def turns_of(sample: dict) -> list[tuple[str, str]]:
+    """(dia_id, text) of every turn in order, the text as said (no speaker name)."""
+    conv = sample["conversation"]
+    sessions = sorted((int(k.split("_")[1]), k) for k in conv if re.fullmatch(r"session_\d+", k))
+    return [(t["dia_id"], t["text"]) for _, key in sessions for t in conv[key]]
+
+
+def cases(path: Path = LOCOMO) -> list[tuple[list[str], str, set[int]]]:
+    """(window texts, question, indexes of the evidence turns in the window)."""
+    out = []
+    for sample in json.loads(path.read_text()):
+        turns = turns_of(sample)
+        position = {d: i for i, (d, _) in enumerate(turns)}
+        for qa in sample["qa"]:
+            if qa["category"] not in CATEGORIES:
+                continue
+            evidence = {position[d] for d in evidence_of(qa, set(position))}
+            if not evidence:
+                continue
+            end = min(len(turns), max(evidence) + QUESTION_GAP)
+            start = max(0, end - WINDOW)
+            if min(evidence) >= start:
+                out.append(([text for _, text in turns[start:end]], qa["question"], {i - start for i in evidence}))
+    return out
+
+
+def lengthen(text: str, counter: TokenCounter) -> str:
+    """The turn repeated as paragraphs until about LONG_REPLY_TOKENS tokens."""
+    times = max(1, round(LONG_REPLY_TOKENS / max(1, counter.count(text) + 1)))
+    return "\n\n".join([text] * times)
+
+
+def session_of(texts: list[str]) -> Session:
+    store = SessionStore(Limits())
+    for i, text in enumerate(texts):
+        store.add("locomo:1", "user" if i % 2 == 0 else "assistant", text)
+    return store.get("locomo:1")
+
+
+def old_rule(session: Session, budget: int, counter: TokenCounter, limits: Limits = Limits()) -> str:
+    """The builder before issue 11 (the baseline): instruction, seed, the last 3 in full, then
+    every middle message cut to 100 characters, newest first while it fits; trimmed to fit."""
+    messages = session.all_messages()
+    seed, rest = messages[0], messages[1:]
+    tail, middle = rest[-limits.tail_messages:], rest[:-limits.tail_messages]
+    chosen: list[tuple[int, int, str]] = []  # (priority, seq, text)
+    remaining = budget
+
+    def take(priority: int, seq: int, text: str, cut: bool) -> bool:
+        nonlocal remaining
+        cost = counter.count(text + "\n")
+        if cost > remaining and cut and remaining > 1:
+            text = counter.truncate(text, remaining - 1)
+            cost = counter.count(text + "\n")
+        if not text or cost > remaining:
+            return False
+        chosen.append((priority, seq, text))
+        remaining -= cost
+        return True
+
+    take(100, -1, INSTRUCTIONS["follow_up"], False)
+    take(90, 0, f"[first message · {seed.role}] {seed.content}", True)
+    for n, m in enumerate(reversed(tail)):
+        if not take(80 - n, m.seq, f"[{m.role}] {m.content}", True):
+            break
+    for n, m in enumerate(reversed(middle)):
+        short = m.content if len(m.content) <= limits.middle_chars else m.content[:limits.middle_chars] + "…"
+        if not take(40 - min(n, 39), m.seq, f"[past · {m.role}] {short}", False):
+            break
+    while chosen:
+        text = "\n".join(t for _, _, t in sorted(chosen, key=lambda c: c[1]))
+        if counter.count(text) <= budget:
+            return text
+        chosen.remove(min(chosen, key=lambda c: c[0]))
+    return ""
+
+
+def measure(all_cases, counter: TokenCounter, long_replies: bool) -> list[dict]:
+    rows = {(name, budget): {"full": 0, "used": [], "fill": [], "ms": []}
+            for name in ("old rule", "new, no query", "new, question as query") for budget in BUDGETS}
+    for texts, question, evidence in all_cases:
+        said = [texts[i] for i in evidence]
+        if long_replies:
+            texts = [lengthen(t, counter) if i % 2 else t for i, t in enumerate(texts)]
+        session = session_of(texts)
+        holds = counter.count("\n".join(texts))
+        for budget in BUDGETS:
+            for name, query in (("old rule", None), ("new, no query", None), ("new, question as query", question)):
+                started = time.perf_counter()
+                if name == "old rule":
+                    context = old_rule(session, budget, counter)
+                else:
+                    context = build_context(session, budget, "follow_up", counter, Limits(), query=query).context
+                row = rows[(name, budget)]
+                row["ms"].append((time.perf_counter() - started) * 1000)
+                used = counter.count(context)
+                assert used <= budget
+                row["used"].append(used)
+                if holds > budget:
+                    row["fill"].append(used / budget)
+                # In full: the turn's text as said (of a long reply, one whole paragraph).
+                row["full"] += all(t in context for t in said)
+    out = []
+    for (name, budget), row in rows.items():
+        fill = row["fill"]
+        out.append({"method": name, "budget": budget, "full": row["full"] / len(all_cases),
+                    "used": statistics.mean(row["used"]), "over": len(fill),
+                    "within2": sum(f >= 0.98 for f in fill) / len(fill) if fill else None,
+                    "min_fill": min(fill) if fill else None,
+                    "p50": statistics.median(row["ms"]), "p99": percentile(row["ms"], 99)})
+    return out
+
+
+def print_table(title: str, rows: list[dict], n: int) -> None:
+    print(f"\n{title} ({n} questions)\n")
+    print("| builder | budget | evidence in full | tokens used (mean) | sessions over budget: used >= 98% "
+          "(lowest) | build p50 / p99 ms |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        fill = f"{r['within2']:.3f} of {r['over']} ({r['min_fill']:.3f})" if r["over"] else "none over"
+        print(f"| {r['method']} | {r['budget']} | {r['full']:.3f} | {r['used']:,.0f} | {fill} | "
+              f"{r['p50']:.2f} / {r['p99']:.2f} |")
+
+
+def main() -> None:
+    if not LOCOMO.exists():
+        print(f"LoCoMo data not found at {LOCOMO}: skipped.")
+        return
+    counter = TokenCounter().load_now()
+    all_cases = cases()
+    print_table("LoCoMo turns as said", measure(all_cases, counter, long_replies=False), len(all_cases))
+    print_table(f"Long assistant messages (each repeated to ~{LONG_REPLY_TOKENS} tokens)",
+                measure(all_cases, counter, long_replies=True), len(all_cases))
+    rt = round_trip(query=QUERY)
+    print(f"\nsession.context over real pipes, 50 messages, budget 2000, with a query: "
+          f"p50 {rt['p50_ms']:.3f} ms, p99 {rt['p99_ms']:.3f} ms (target p99 < 5 ms)")
+
+
+if __name__ == "__main__":
+    main()
