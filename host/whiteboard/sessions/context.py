@@ -1,13 +1,16 @@
 """Seed-middle-tail context builder with exact token counts (DESIGN §4, issue 11).
 
 Priority when filling the budget: instruction line, seed (cut to fit), tail (last 3,
-newest first, in full, cut to fit), rolling summary, then the middle:
-1. with a query, the messages relevant to it (sessions/relevance.py), most relevant first:
-   in full, or a long one (over LONG_TOKENS) as its best passage;
+newest first, in full, cut to fit), rolling summary (its newest lines, within a quarter of
+the room left), then the middle:
+1. with a query, the messages relevant to it (sessions/relevance.py), most relevant first,
+   within RELEVANT_SHARE of the room: in full, or a long one (over LONG_TOKENS) as its best
+   passage;
 2. the rest in full, newest first, while they fit;
-3. those that did not fit, newest first, shortened: the passage that matched the query, or
-   the opening sentences;
-4. what room is left: the newest message not shown, its opening cut at a word to fill it.
+3. then, newest first while they fit, shortened: the passage that matched the query, or the
+   opening sentences;
+4. what room is left: the newest message not shown, its opening cut at a word to fill it;
+5. room still left (a short session): shortened messages go in full where they fit.
 The others are left to the rolling summary. Rendered in conversation order, each omitted
 stretch marked (`[… 7 earlier messages, summarised above …]`). The rendered text is
 counted once more at the end and trimmed until it fits, so it never exceeds the budget;
@@ -21,8 +24,9 @@ from typing import Collection
 
 from ..config import Limits
 from ..tokens import TokenCounter
-from .relevance import Ranking, _SENTENCE_END, rank
+from .relevance import SENTENCE_END, Ranking, rank
 from .store import Message, Session
+from .summary import fit_lines
 
 INSTRUCTIONS = {
     "follow_up": "Conversation so far in this tab (you may refer to it openly):",
@@ -35,8 +39,12 @@ INSTRUCTIONS = {
 LONG_TOKENS = 150
 # A shortened message keeps its opening sentences up to this many characters (step 3).
 LEAD_CHARS = 200
+# Step 1 may use this share of the middle's room; the rest is kept for the newest messages.
+RELEVANT_SHARE = 0.4
 # Step 4 adds no cut message with fewer tokens of content than this.
 MIN_FILL = 6
+# The rolling summary gets at most this share of the room the seed and tail leave.
+SUMMARY_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -112,8 +120,9 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
     for n, m in enumerate(reversed(tail)):
         if not take(_Piece((3, m.seq), 80 - n, f"{_label(m)} {m.content}", cache=(m, "full")), allow_cut=True):
             break
-    summarised_above = bool(session.summary) and take(
-        _Piece((2, 0), 50, f"[summary of earlier messages]\n{session.summary}"), allow_cut=True)
+    # The summary's newest lines, within a share of the room: it must not starve the middle.
+    summary = fit_lines(session.summary.splitlines(), counter, int(remaining * SUMMARY_SHARE))
+    summarised_above = bool(summary) and take(_Piece((2, 0), 50, f"[summary of earlier messages]\n{summary}"))
 
     fill = _Middle(middle, dropped, session.folded_through if summarised_above else 0, counter)
     fill.choose(remaining, rank(middle, query) if query and middle else Ranking((), {}))
@@ -123,7 +132,7 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
     left_out = tuple(m.seq for m in messages if m.seq not in shown)
     shortened = sum(shown.values())
     kept = Kept(len(shown) - shortened, shortened, len(left_out) + dropped)
-    distilled = bool(dropped or left_out or shortened or session.summary and summarised_above)
+    distilled = bool(dropped or left_out or shortened or summarised_above)
     return BuiltContext(text, used, budget, distilled, mode, left_out, kept)
 
 
@@ -147,49 +156,63 @@ class _Middle:
         by_seq = {m.seq: i for i, m in enumerate(self.messages)}
         taken = 0
 
-        def take(i: int, text: str, cache: tuple[Message, str] | None, shortened: bool) -> bool:
+        def take(i: int, text: str, cache: tuple[Message, str] | None, shortened: bool, held_back: int = 0) -> bool:
             nonlocal room, taken
+            if i in self.chosen:
+                return False
             piece = _Piece((3, self.messages[i].seq), 40 - min(taken, 39), text, shortened, cache, i)
             cost = _cost(piece, self.counter) + self._marker_delta(i)
-            if i in self.chosen or cost > room:
+            if cost > room - held_back:
                 return False
             self.chosen[i] = piece
             room -= cost
             taken += 1
             return True
 
+        held_back = room - int(room * RELEVANT_SHARE)  # for the newest messages
         for seq in ranking.order:  # 1: relevant first
             i, m = by_seq[seq], self.messages[by_seq[seq]]
             span = ranking.best_passage.get(seq)
             if span is not None and self._full_cost(m) > LONG_TOKENS:
-                take(i, *_excerpt(m, span), True)
+                take(i, *_excerpt(m, span), True, held_back)
             else:
-                take(i, f"{_label(m)} {m.content}", (m, "full"), False)
+                take(i, f"{_label(m)} {m.content}", (m, "full"), False, held_back)
         for i in reversed(range(len(self.messages))):  # 2: newest first, in full, while they fit
             m = self.messages[i]
             if i not in self.chosen and not take(i, f"{_label(m)} {m.content}", (m, "full"), False):
                 break
+        # 3 and 4 go newest first and stop at the first that does not fit: without a query what is
+        # left out is then always the oldest stretch, which the rolling summary folds in order.
         for i in reversed(range(len(self.messages))):  # 3: the rest shortened (a short one whole)
             m = self.messages[i]
-            span = ranking.best_passage.get(m.seq)
-            text, cache = _excerpt(m, span) if span else _lead(m)
             if i in self.chosen:
                 continue
-            if cache is None:
-                take(i, f"{_label(m)} {m.content}", (m, "full"), False)
-            else:
-                take(i, text, cache, True)
-        for i in reversed([i for i in range(len(self.messages)) if i not in self.chosen]):  # 4: fill the room left
-            m = self.messages[i]
+            span = ranking.best_passage.get(m.seq)
+            text, cache = _excerpt(m, span) if span else _lead(m)
+            if not (take(i, f"{_label(m)} {m.content}", (m, "full"), False) if cache is None
+                    else take(i, text, cache, True)):
+                break
+        left = [i for i in range(len(self.messages)) if i not in self.chosen]
+        if left:  # 4: the newest not shown fills the room left
+            i, m = left[-1], self.messages[left[-1]]
             label = f"{_label(m, True)} "
             room_for_text = room - self._marker_delta(i) - self.counter.count(label + "\n")
-            if room_for_text <= MIN_FILL:
-                continue
-            # A token prefix may end inside a word: back off to the last space (one token spare for " …").
-            cut = self.counter.truncate(m.content, room_for_text - 1).removesuffix("…")
-            cut = cut[: cut.rfind(" ")].rstrip() if " " in cut else ""
-            if cut:
-                take(i, f"{label}{cut} …", None, True)
+            if room_for_text > MIN_FILL:
+                # A token prefix may end inside a word: back off to the last space (one token spare for " …").
+                cut = self.counter.truncate(m.content, room_for_text - 1).removesuffix("…")
+                cut = cut[: cut.rfind(" ")].rstrip() if " " in cut else ""
+                if cut:
+                    take(i, f"{label}{cut} …", None, True)
+        relevant = [by_seq[seq] for seq in ranking.order]
+        for i in [*relevant, *reversed(range(len(self.messages)))]:  # 5: room left? shortened ones in full
+            piece = self.chosen.get(i)
+            if piece is not None and piece.shortened and piece.cache is not None:
+                m = self.messages[i]
+                full = _Piece(piece.order, piece.priority, f"{_label(m)} {m.content}", False, (m, "full"), i)
+                extra = _cost(full, self.counter) - _cost(piece, self.counter)
+                if extra <= room:
+                    self.chosen[i] = full
+                    room -= extra
 
     def without(self, slot: int) -> None:
         del self.chosen[slot]
@@ -259,7 +282,7 @@ def _lead(m: Message) -> tuple[str, tuple[Message, str] | None]:
     if len(text) <= LEAD_CHARS:
         return "", None
     head = text[:LEAD_CHARS]
-    end = max((s.start() for s in _SENTENCE_END.finditer(head)), default=0)
+    end = max((s.start() for s in SENTENCE_END.finditer(head)), default=0)
     if end < LEAD_CHARS // 4:
         end = head.rfind(" ") if " " in head[LEAD_CHARS // 4:] else LEAD_CHARS
     return f"{_label(m, True)} {head[:end].rstrip()} …", (m, "lead")

@@ -24,7 +24,7 @@ PASSAGE_CHARS = 600
 RELATIVE = 0.35
 # A query is read up to here (a pasted draft may be megabytes; its start says what it is about).
 QUERY_CHARS = 2000
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 Span = tuple[int, int]
 
@@ -54,7 +54,7 @@ def _split(text: str, start: int, end: int) -> list[Span]:
     out: list[Span] = []
     while end - start > PASSAGE_CHARS:
         limit = start + PASSAGE_CHARS
-        cut = max((m.end() for m in _SENTENCE_END.finditer(text, start + 1, limit)), default=-1)
+        cut = max((m.end() for m in SENTENCE_END.finditer(text, start + 1, limit)), default=-1)
         if cut <= start:
             cut = text.rfind(" ", start + 1, limit) + 1 or limit
         out.append((start, cut))
