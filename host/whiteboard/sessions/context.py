@@ -10,7 +10,8 @@ the room left), then the middle:
 3. then, newest first while they fit, shortened: the passage that matched the query, or the
    opening sentences;
 4. what room is left: the newest message not shown, its opening cut at a word to fill it;
-5. room still left (a short session): shortened messages go in full where they fit.
+5. room still left (a short session): shortened messages go in full where they fit, or
+   longer, from where their excerpt starts.
 The others are left to the rolling summary. Rendered in conversation order, each omitted
 stretch marked (`[… 7 earlier messages, summarised above …]`). The rendered text is
 counted once more at the end and trimmed until it fits, so it never exceeds the budget;
@@ -75,6 +76,7 @@ class _Piece:
     # (message, form) whose cached cost applies while the text is unchanged.
     cache: tuple[Message, str] | None = None
     slot: int | None = None  # a middle message's index
+    start: int = 0  # where in the message a shortened middle one's text starts
 
 
 def _label(message: Message, shortened: bool = False) -> str:
@@ -156,11 +158,12 @@ class _Middle:
         by_seq = {m.seq: i for i, m in enumerate(self.messages)}
         taken = 0
 
-        def take(i: int, text: str, cache: tuple[Message, str] | None, shortened: bool, held_back: int = 0) -> bool:
+        def take(i: int, text: str, cache: tuple[Message, str] | None, shortened: bool, held_back: int = 0,
+                 start: int = 0) -> bool:
             nonlocal room, taken
             if i in self.chosen:
                 return False
-            piece = _Piece((3, self.messages[i].seq), 40 - min(taken, 39), text, shortened, cache, i)
+            piece = _Piece((3, self.messages[i].seq), 40 - min(taken, 39), text, shortened, cache, i, start)
             cost = _cost(piece, self.counter) + self._marker_delta(i)
             if cost > room - held_back:
                 return False
@@ -174,7 +177,7 @@ class _Middle:
             i, m = by_seq[seq], self.messages[by_seq[seq]]
             span = ranking.best_passage.get(seq)
             if span is not None and self._full_cost(m) > LONG_TOKENS:
-                take(i, *_excerpt(m, span), True, held_back)
+                take(i, *_excerpt(m, span), True, held_back, span[0])
             else:
                 take(i, f"{_label(m)} {m.content}", (m, "full"), False, held_back)
         for i in reversed(range(len(self.messages))):  # 2: newest first, in full, while they fit
@@ -190,7 +193,7 @@ class _Middle:
             span = ranking.best_passage.get(m.seq)
             text, cache = _excerpt(m, span) if span else _lead(m)
             if not (take(i, f"{_label(m)} {m.content}", (m, "full"), False) if cache is None
-                    else take(i, text, cache, True)):
+                    else take(i, text, cache, True, start=span[0] if span else 0)):
                 break
         left = [i for i in range(len(self.messages)) if i not in self.chosen]
         if left:  # 4: the newest not shown fills the room left
@@ -204,15 +207,30 @@ class _Middle:
                 if cut:
                     take(i, f"{label}{cut} …", None, True)
         relevant = [by_seq[seq] for seq in ranking.order]
-        for i in [*relevant, *reversed(range(len(self.messages)))]:  # 5: room left? shortened ones in full
+        for i in dict.fromkeys([*relevant, *reversed(range(len(self.messages)))]):  # 5: room left? more of them
             piece = self.chosen.get(i)
-            if piece is not None and piece.shortened and piece.cache is not None:
-                m = self.messages[i]
-                full = _Piece(piece.order, piece.priority, f"{_label(m)} {m.content}", False, (m, "full"), i)
-                extra = _cost(full, self.counter) - _cost(piece, self.counter)
-                if extra <= room:
-                    self.chosen[i] = full
-                    room -= extra
+            if piece is not None and piece.shortened:
+                room -= self._grow(i, piece, room)
+
+    def _grow(self, i: int, piece: _Piece, room: int) -> int:
+        """A shortened message in full if that fits in `room` more tokens, else as much more
+        as fits from where its excerpt starts, cut at a word; returns the tokens it took."""
+        m = self.messages[i]
+        now = _cost(piece, self.counter)
+        full = _Piece(piece.order, piece.priority, f"{_label(m)} {m.content}", False, (m, "full"), i)
+        if _cost(full, self.counter) - now <= room:
+            self.chosen[i] = full
+            return _cost(full, self.counter) - now
+        label = f"{_label(m, True)} " + ("…" if piece.start else "")
+        cut = self.counter.truncate(m.content[piece.start:], now + room - self.counter.count(label + " …\n") - 1)
+        cut = cut.removesuffix("…")
+        cut = cut[: cut.rfind(" ")].rstrip() if " " in cut else ""
+        grown = _Piece(piece.order, piece.priority, f"{label}{cut} …", True, None, i, piece.start)
+        extra = _cost(grown, self.counter) - now
+        if len(cut) <= len(piece.text) or extra > room:
+            return 0
+        self.chosen[i] = grown
+        return extra
 
     def without(self, slot: int) -> None:
         del self.chosen[slot]
