@@ -216,3 +216,14 @@ def test_property_seed_always_present_when_budget_allows(n, budget, query):
     built = build(session, budget, limits=limits, query=query)
     assert "SEEDTOKEN" in built.context
     assert built.used_tokens <= budget
+
+
+def test_huge_messages_cost_a_bounded_time():
+    import time
+
+    huge = ("word " * 400_000)[:2_000_000]
+    session = make_session(["seed", huge, huge + "x", "a", "b", "c"])
+    started = time.perf_counter()
+    built = build(session, budget=500, query="word")
+    assert built.used_tokens <= 500 and built.context.count("[excerpt ·") >= 1
+    assert time.perf_counter() - started < 5.0  # hostile text: no quadratic step

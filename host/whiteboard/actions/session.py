@@ -20,6 +20,9 @@ def context_for(app, key: str, budget: int, mode: str, exclude_seq: int | Collec
     with app.sessions.lock:
         session = app.sessions.get(key)
         app.tokens.wait_ready(5.0)
+        state = _fold_state(session, budget, mode, exclude_seq, app.tokens.ready)
+        if query and session is not None and session.fold_checked == state:
+            return build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq, query)
         built = build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq)
         if session is not None:
             body = [m for m in session.all_messages() if m is not session.seed]
@@ -30,9 +33,20 @@ def context_for(app, key: str, budget: int, mode: str, exclude_seq: int | Collec
             if session.unfolded or left_behind:
                 fold_pending(session, app.summarizer, app.tokens, app.config.limits.summary_max_tokens, left_behind)
                 built = build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq)
+            else:
+                session.fold_checked = state
         if query and session is not None:
             built = build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq, query)
         return built
+
+
+def _fold_state(session, budget: int, mode: str, exclude_seq, exact: bool) -> tuple:
+    """All a context without a query depends on: when it is unchanged, so is what that context leaves out."""
+    if session is None:
+        return ()
+    excluded = (exclude_seq,) if isinstance(exclude_seq, int) else tuple(sorted(exclude_seq or ()))
+    return (budget, mode, excluded, exact, session.next_seq, len(session.messages), session.folded_through,
+            session.summary)
 
 
 def kept_of(built) -> core.Kept:

@@ -40,7 +40,8 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """Non-CJK word tokens, folded."""
-    return [w for w in _WORD.findall(_CJK.sub(" ", fold(text)))]
+    folded = fold(text)
+    return _WORD.findall(folded if folded.isascii() else _CJK.sub(" ", folded))
 
 
 def length(text: str) -> int:

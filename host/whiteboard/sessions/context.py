@@ -48,6 +48,10 @@ MIN_FILL = 6
 SUMMARY_SHARE = 0.25
 
 
+# Marker texts hold only numbers: their costs are kept across builds (until counts are exact, by byte estimate).
+_MARKER_COSTS: dict[tuple[str, bool], int] = {}
+
+
 @dataclass(frozen=True)
 class Kept:
     full: int = 0
@@ -123,7 +127,10 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
         if not take(_Piece((3, m.seq), 80 - n, f"{_label(m)} {m.content}", cache=(m, "full")), allow_cut=True):
             break
     # The summary's newest lines, within a share of the room: it must not starve the middle.
-    summary = fit_lines(session.summary.splitlines(), counter, int(remaining * SUMMARY_SHARE))
+    key = (session.summary, int(remaining * SUMMARY_SHARE), counter.ready)
+    if session.summary_fit[:3] != key:
+        session.summary_fit = (*key, fit_lines(session.summary.splitlines(), counter, key[1]))
+    summary = session.summary_fit[3]
     summarised_above = bool(summary) and take(_Piece((2, 0), 50, f"[summary of earlier messages]\n{summary}"))
 
     fill = _Middle(middle, dropped, session.folded_through if summarised_above else 0, counter)
@@ -145,7 +152,6 @@ class _Middle:
         self.messages, self.dropped, self.summarised_through = messages, dropped, summarised_through
         self.counter = counter
         self.chosen: dict[int, _Piece] = {}
-        self._marker_costs: dict[str, int] = {}
         self.marked = False
 
     def choose(self, room: int, ranking: Ranking) -> None:
@@ -200,12 +206,9 @@ class _Middle:
             i, m = left[-1], self.messages[left[-1]]
             label = f"{_label(m, True)} "
             room_for_text = room - self._marker_delta(i) - self.counter.count(label + "\n")
-            if room_for_text > MIN_FILL:
-                # A token prefix may end inside a word: back off to the last space (one token spare for " …").
-                cut = self.counter.truncate(m.content, room_for_text - 1).removesuffix("…")
-                cut = cut[: cut.rfind(" ")].rstrip() if " " in cut else ""
-                if cut:
-                    take(i, f"{label}{cut} …", None, True)
+            cut = _opening(self.counter, m.content, room_for_text) if room_for_text > MIN_FILL else ""
+            if cut:
+                take(i, f"{label}{cut} …", None, True)
         relevant = [by_seq[seq] for seq in ranking.order]
         for i in dict.fromkeys([*relevant, *reversed(range(len(self.messages)))]):  # 5: room left? more of them
             piece = self.chosen.get(i)
@@ -222,9 +225,7 @@ class _Middle:
             self.chosen[i] = full
             return _cost(full, self.counter) - now
         label = f"{_label(m, True)} " + ("…" if piece.start else "")
-        cut = self.counter.truncate(m.content[piece.start:], now + room - self.counter.count(label + " …\n") - 1)
-        cut = cut.removesuffix("…")
-        cut = cut[: cut.rfind(" ")].rstrip() if " " in cut else ""
+        cut = _opening(self.counter, m.content, now + room - self.counter.count(label + "\n"), piece.start)
         grown = _Piece(piece.order, piece.priority, f"{label}{cut} …", True, None, i, piece.start)
         extra = _cost(grown, self.counter) - now
         if len(cut) <= len(piece.text) or extra > room:
@@ -265,9 +266,12 @@ class _Middle:
         text = self._marker(lo, hi)
         if not text:
             return 0
-        if text not in self._marker_costs:
-            self._marker_costs[text] = self.counter.count(text + "\n")
-        return self._marker_costs[text]
+        key = (text, self.counter.ready)
+        if key not in _MARKER_COSTS:
+            if len(_MARKER_COSTS) > 1000:
+                _MARKER_COSTS.clear()
+            _MARKER_COSTS[key] = self.counter.count(text + "\n")
+        return _MARKER_COSTS[key]
 
     def markers(self) -> list[_Piece]:
         """A piece per stretch of messages not chosen (the ones the cap dropped included)."""
@@ -304,6 +308,14 @@ def _lead(m: Message) -> tuple[str, tuple[Message, str] | None]:
     if end < LEAD_CHARS // 4:
         end = head.rfind(" ") if " " in head[LEAD_CHARS // 4:] else LEAD_CHARS
     return f"{_label(m, True)} {head[:end].rstrip()} …", (m, "lead")
+
+
+def _opening(counter: TokenCounter, text: str, tokens: int, start: int = 0) -> str:
+    """text from `start` within `tokens` (two spare for " …"), cut at a word (a token prefix
+    may end inside one). Only 32 characters per token are read: a huge message costs no more,
+    and a text with fewer tokens than that in it is just cut shorter."""
+    cut = counter.truncate(text[start: start + tokens * 32], tokens - 2).removesuffix("…")
+    return cut[: cut.rfind(" ")].rstrip() if " " in cut else ""
 
 
 def _cost(piece: _Piece, counter: TokenCounter) -> int:

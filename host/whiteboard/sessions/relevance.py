@@ -11,7 +11,9 @@ vectors, and embedding them on a send would take tens of milliseconds per messag
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
+from itertools import chain
 from dataclasses import dataclass
 
 from ..memory import text as T
@@ -24,6 +26,8 @@ PASSAGE_CHARS = 600
 RELATIVE = 0.35
 # A query is read up to here (a pasted draft may be megabytes; its start says what it is about).
 QUERY_CHARS = 2000
+# And a message up to here: a send must not wait on the words of a pasted megabyte.
+MESSAGE_CHARS = 20_000
 SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 Span = tuple[int, int]
@@ -78,28 +82,25 @@ def rank(messages: list[Message], query: str) -> Ranking:
     grams = T.cjk_query_grams(query)[:MAX_GRAMS]
     if not messages or not (terms or grams):
         return Ranking((), {})
-    docs = [_Doc(m.content, bool(grams)) for m in messages]
+    docs = [_Doc(m.content[:MESSAGE_CHARS], bool(grams)) for m in messages]
     # Each term's matching words, looked up once in the session's vocabulary, not per document.
-    vocabulary = set().union(*(d.counts for d in docs))
-    weights = {t: [(w, x) for w in vocabulary if (x := match_weight(w, t))] for t in terms}
-    tf = [d.frequencies(weights, grams) for d in docs]
+    vocabulary = sorted(set().union(*(d.whole.counts for d in docs)))
+    weights = {t: [(w, x) for w in _starting_with(vocabulary, t) if (x := match_weight(w, t))] for t in terms}
+    tf = [d.whole.frequencies(weights, grams) for d in docs]
     idf = {t: smoothed_idf(sum(1 for f in tf if f[t]), len(docs)) for t in [*terms, *grams]}
-    average = sum(d.length for d in docs) / len(docs)
+    average = sum(d.whole.length for d in docs) / len(docs)
     scores: dict[int, float] = {}
     best_passage: dict[int, Span] = {}
     for m, d, f in zip(messages, docs, tf):
-        score = bm25(f, idf, length_norm(d.length, average))
-        if not score:
-            continue
-        spans = passages(m.content)
-        if len(spans) > 1:  # only now: most messages match nothing
-            parts = [_Doc(m.content[a:b], bool(grams)) for a, b in spans]
+        score = bm25(f, idf, length_norm(d.whole.length, average))
+        if score and len(d.spans) > 1:  # only now: most messages match nothing
             best, span = max(((bm25(p.frequencies(weights, grams), idf, length_norm(p.length, average)), span)
-                              for p, span in zip(parts, spans)), key=lambda s: s[0])
+                              for p, span in zip(d.passages(), d.spans)), key=lambda s: s[0])
             if best > 0:
                 best_passage[m.seq] = span
                 score = max(score, best)
-        scores[m.seq] = score
+        if score:
+            scores[m.seq] = score
     if not scores:
         return Ranking((), {})
     floor = max(scores.values()) * RELATIVE
@@ -107,15 +108,35 @@ def rank(messages: list[Message], query: str) -> Ranking:
     return Ranking(order, {s: best_passage[s] for s in order if s in best_passage})
 
 
-class _Doc:
-    """A text's words (and CJK runs) as BM25 reads them."""
+def _starting_with(vocabulary: list[str], prefix: str) -> list[str]:
+    """The words of a sorted vocabulary that begin with prefix."""
+    i = j = bisect_left(vocabulary, prefix)
+    while j < len(vocabulary) and vocabulary[j].startswith(prefix):
+        j += 1
+    return vocabulary[i:j]
 
-    def __init__(self, text: str, cjk: bool):
-        self.counts = Counter(T.words(text))
-        self.cjk = "\n".join(T.cjk_runs(text)) if cjk else ""
-        self.length = max(1, T.length(text))
+
+class _Bag:
+    """Words (and CJK runs) as BM25 reads them; the length is their number (CJK characters count one each)."""
+
+    def __init__(self, words: list[str], cjk: str):
+        self.counts, self.cjk = Counter(words), cjk
+        self.length = max(1, len(words) + len(cjk))
 
     def frequencies(self, weights: dict[str, list[tuple[str, float]]], grams: list[str]) -> dict[str, float]:
         tf = {t: sum(self.counts.get(w, 0) * x for w, x in matches) for t, matches in weights.items()}
         tf.update({g: self.cjk.count(g) for g in grams})
         return tf
+
+
+class _Doc:
+    """A message read once, passage by passage: the whole as one bag, the passages' bags on demand."""
+
+    def __init__(self, text: str, cjk: bool):
+        self.spans = passages(text)
+        self._words = [T.words(text[a:b]) for a, b in self.spans]
+        self._cjk = ["\n".join(T.cjk_runs(text[a:b])) for a, b in self.spans] if cjk else [""] * len(self.spans)
+        self.whole = _Bag(list(chain.from_iterable(self._words)), "\n".join(self._cjk))
+
+    def passages(self) -> list[_Bag]:
+        return [_Bag(w, c) for w, c in zip(self._words, self._cjk)]
