@@ -27,10 +27,9 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
-from bench_host import bench_context as round_trip  # noqa: E402
 from bench_host import QUERY, percentile  # noqa: E402
+from bench_host import bench_context as round_trip  # noqa: E402
 from bench_memory import CATEGORIES, LOCOMO, evidence_of  # noqa: E402
-
 from whiteboard.actions.session import context_for  # noqa: E402
 from whiteboard.config import HostConfig, Limits  # noqa: E402
 from whiteboard.sessions.context import INSTRUCTIONS  # noqa: E402

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 
 from ..memory import text as T
 from ..memory.index import MAX_GRAMS, MAX_TERMS, bm25, length_norm, match_weight, smoothed_idf
