@@ -134,7 +134,9 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
     summarised_above = bool(summary) and take(_Piece((2, 0), 50, f"[summary of earlier messages]\n{summary}"))
 
     fill = _Middle(middle, dropped, session.folded_through if summarised_above else 0, counter)
-    fill.choose(remaining, rank(middle, query) if query and middle else Ranking((), {}))
+    # Ranking can only reorder what does not all fit.
+    ranked = query and middle and sum(fill.full_cost(m) for m in middle) > remaining
+    fill.choose(remaining, rank(middle, query) if ranked else Ranking((), {}))
     text, used = _render_within(pieces, fill, counter, budget)
 
     shown = {p.order[1]: p.shortened for p in [*pieces, *fill.chosen.values()] if p.order[0] in (1, 3)}
@@ -182,7 +184,7 @@ class _Middle:
         for seq in ranking.order:  # 1: relevant first
             i, m = by_seq[seq], self.messages[by_seq[seq]]
             span = ranking.best_passage.get(seq)
-            if span is not None and self._full_cost(m) > LONG_TOKENS:
+            if span is not None and self.full_cost(m) > LONG_TOKENS:
                 take(i, *_excerpt(m, span), True, held_back, span[0])
             else:
                 take(i, f"{_label(m)} {m.content}", (m, "full"), False, held_back)
@@ -236,7 +238,7 @@ class _Middle:
     def without(self, slot: int) -> None:
         del self.chosen[slot]
 
-    def _full_cost(self, m: Message) -> int:
+    def full_cost(self, m: Message) -> int:
         return _cost(_Piece((3, m.seq), 0, f"{_label(m)} {m.content}", cache=(m, "full")), self.counter)
 
     def _stretch(self, i: int) -> tuple[int, int]:
