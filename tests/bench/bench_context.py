@@ -41,6 +41,7 @@ WINDOW = 50
 QUESTION_GAP = 5  # the question comes this many turns after its last evidence
 LONG_REPLY_TOKENS = 300
 BUDGETS = (2000, 800)
+OLD_MIDDLE_CHARS = 100  # the old rule's cut
 
 
 
@@ -89,12 +90,12 @@ class App:
             self.sessions.add(KEY, "user" if i % 2 == 0 else "assistant", text)
 
 
-def old_rule(session: Session, budget: int, counter: TokenCounter, limits: Limits = Limits()) -> str:
+def old_rule(session: Session, budget: int, counter: TokenCounter) -> str:
     """The builder before issue 11 (the baseline): instruction, seed, the last 3 in full, then
     every middle message cut to 100 characters, newest first while it fits; trimmed to fit."""
     messages = session.all_messages()
     seed, rest = messages[0], messages[1:]
-    tail, middle = rest[-limits.tail_messages:], rest[:-limits.tail_messages]
+    tail, middle = rest[-3:], rest[:-3]
     chosen: list[tuple[int, int, str]] = []  # (priority, seq, text)
     remaining = budget
 
@@ -116,7 +117,7 @@ def old_rule(session: Session, budget: int, counter: TokenCounter, limits: Limit
         if not take(80 - n, m.seq, f"[{m.role}] {m.content}", True):
             break
     for n, m in enumerate(reversed(middle)):
-        short = m.content if len(m.content) <= limits.middle_chars else m.content[:limits.middle_chars] + "…"
+        short = m.content if len(m.content) <= OLD_MIDDLE_CHARS else m.content[:OLD_MIDDLE_CHARS] + "…"
         if not take(40 - min(n, 39), m.seq, f"[past · {m.role}] {short}", False):
             break
     while chosen:
