@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from whiteboard.config import Limits
 from whiteboard.sessions.context import INSTRUCTIONS, Kept, build_context
+from whiteboard.sessions.relevance import PASSAGE_CHARS, passages
 from whiteboard.sessions.store import SessionStore
 from whiteboard.tokens import TokenCounter
 
@@ -227,3 +228,22 @@ def test_huge_messages_cost_a_bounded_time():
     built = build(session, budget=500, query="word")
     assert built.used_tokens <= 500 and built.context.count("[excerpt ·") >= 1
     assert time.perf_counter() - started < 5.0  # hostile text: no quadratic step
+
+
+@pytest.mark.parametrize("hostile", ["a. " * 400_000, "\n \n" * 400_000, "x" * 1_200_000, "é. 東京。" * 200_000])
+def test_passages_split_hostile_text_in_linear_time(hostile):
+    import time
+
+    started = time.perf_counter()
+    spans = passages(hostile)
+    assert time.perf_counter() - started < 5.0
+    assert all(b - a <= PASSAGE_CHARS for a, b in spans)
+    assert all(a < b <= c for (a, b), (c, _) in zip(spans, spans[1:]))  # in order, never overlapping
+
+
+def test_passages_are_paragraphs_then_runs_of_whole_sentences():
+    text = "First paragraph.\n\nSecond one, " + "with many words. " * 60 + "\n\nThird."
+    spans = passages(text)
+    parts = [text[a:b] for a, b in spans]
+    assert parts[0] == "First paragraph." and parts[-1] == "Third."
+    assert all(p.endswith(".") for p in parts)  # the long paragraph splits after a sentence

@@ -44,7 +44,7 @@ def passages(text: str) -> list[Span]:
         if line.strip():
             if not inside:
                 start, inside = pos, True
-            end = pos + len(line)
+            end = pos + len(line.rstrip())
         elif inside:
             spans += _split(text, start, end)
             inside = False
@@ -58,11 +58,16 @@ def _split(text: str, start: int, end: int) -> list[Span]:
     out: list[Span] = []
     while end - start > PASSAGE_CHARS:
         limit = start + PASSAGE_CHARS
-        cut = max((m.end() for m in SENTENCE_END.finditer(text, start + 1, limit)), default=-1)
-        if cut <= start:
-            cut = text.rfind(" ", start + 1, limit) + 1 or limit
-        out.append((start, cut))
-        start = cut
+        gap = None
+        for gap in SENTENCE_END.finditer(text, start + 1, limit):
+            pass  # the last sentence end before the limit
+        if gap is None:
+            space = text.rfind(" ", start + 1, limit)
+            gap = (space, space + 1) if space > 0 else (limit, limit)
+        else:
+            gap = gap.span()
+        out.append((start, gap[0]))
+        start = gap[1]
     out.append((start, end))
     return out
 
@@ -93,7 +98,7 @@ def rank(messages: list[Message], query: str) -> Ranking:
     best_passage: dict[int, Span] = {}
     for m, d, f in zip(messages, docs, tf):
         score = bm25(f, idf, length_norm(d.whole.length, average))
-        if score and len(d.spans) > 1:  # only now: most messages match nothing
+        if score and len(d.spans) > 1:  # passage bags only for the messages that match
             best, span = max(((bm25(p.frequencies(weights, grams), idf, length_norm(p.length, average)), span)
                               for p, span in zip(d.passages(), d.spans)), key=lambda s: s[0])
             if best > 0:
