@@ -10,6 +10,7 @@ import re
 import unicodedata
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_ASCII_WORD = re.compile(r"[a-z0-9]+", re.ASCII)  # _WORD on folded (lowercased) ASCII text
 # Han, Hiragana, Katakana, Hangul syllables.
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
@@ -41,7 +42,9 @@ def fold(text: str) -> str:
 def words(text: str) -> list[str]:
     """Non-CJK word tokens, folded."""
     folded = fold(text)
-    return _WORD.findall(folded if folded.isascii() else _CJK.sub(" ", folded))
+    if folded.isascii():  # the same words, found faster without Unicode classes
+        return _ASCII_WORD.findall(folded)
+    return _WORD.findall(_CJK.sub(" ", folded))
 
 
 def length(text: str) -> int:

@@ -90,8 +90,12 @@ def rank(messages: list[Message], query: str) -> Ranking:
     docs = [_Doc(m.content[:MESSAGE_CHARS], bool(grams)) for m in messages]
     # Each term's matching words, looked up once in the session's vocabulary, not per document.
     vocabulary = sorted(set().union(*(d.whole.counts for d in docs)))
-    weights = {t: [(w, x) for w in _starting_with(vocabulary, t) if (x := match_weight(w, t))] for t in terms}
-    tf = [d.whole.frequencies(weights, grams) for d in docs]
+    weights: dict[str, list[tuple[str, float]]] = {}  # word -> the terms it counts for, and how much
+    for t in terms:
+        for w in _starting_with(vocabulary, t):
+            if x := match_weight(w, t):
+                weights.setdefault(w, []).append((t, x))
+    tf = [d.whole.frequencies(weights, terms, grams) for d in docs]
     idf = {t: smoothed_idf(sum(1 for f in tf if f[t]), len(docs)) for t in [*terms, *grams]}
     average = sum(d.whole.length for d in docs) / len(docs)
     scores: dict[int, float] = {}
@@ -99,7 +103,7 @@ def rank(messages: list[Message], query: str) -> Ranking:
     for m, d, f in zip(messages, docs, tf):
         score = bm25(f, idf, length_norm(d.whole.length, average))
         if score and len(d.spans) > 1:  # passage bags only for the messages that match
-            best, span = max(((bm25(p.frequencies(weights, grams), idf, length_norm(p.length, average)), span)
+            best, span = max(((bm25(p.frequencies(weights, terms, grams), idf, length_norm(p.length, average)), span)
                               for p, span in zip(d.passages(), d.spans)), key=lambda s: s[0])
             if best > 0:
                 best_passage[m.seq] = span
@@ -128,8 +132,13 @@ class _Bag:
         self.counts, self.cjk = Counter(words), cjk
         self.length = max(1, len(words) + len(cjk))
 
-    def frequencies(self, weights: dict[str, list[tuple[str, float]]], grams: list[str]) -> dict[str, float]:
-        tf = {t: sum(self.counts.get(w, 0) * x for w, x in matches) for t, matches in weights.items()}
+    def frequencies(self, weights: dict[str, list[tuple[str, float]]], terms: list[str],
+                    grams: list[str]) -> dict[str, float]:
+        tf = dict.fromkeys(terms, 0.0)
+        for w in self.counts.keys() & weights.keys():
+            n = self.counts[w]
+            for t, x in weights[w]:
+                tf[t] += n * x
         tf.update({g: self.cjk.count(g) for g in grams})
         return tf
 
