@@ -247,3 +247,31 @@ def test_passages_are_paragraphs_then_runs_of_whole_sentences():
     parts = [text[a:b] for a, b in spans]
     assert parts[0] == "First paragraph." and parts[-1] == "Third."
     assert all(p.endswith(".") for p in parts)  # the long paragraph splits after a sentence
+
+
+def test_context_for_folds_the_same_whatever_is_asked():
+    """What joins the rolling summary is what the context without a query leaves out."""
+    from types import SimpleNamespace
+
+    from whiteboard.actions.session import context_for
+    from whiteboard.config import HostConfig
+    from whiteboard.sessions.summary import ExtractiveSummarizer
+
+    def app_with(texts):
+        store = SessionStore(Limits())
+        for i, text in enumerate(texts):
+            store.add("chatgpt.com:1", "user" if i % 2 == 0 else "assistant", text)
+        return SimpleNamespace(sessions=store, tokens=TOKENS, config=HostConfig(), summarizer=ExtractiveSummarizer(TOKENS))
+
+    texts = [f"Turn {i}: Erin decided on option {i} for the garden." + " More detail here." * 8 for i in range(40)]
+    plain, asked = app_with(texts), app_with(texts)
+    question = "Which option for the garden in turn 5?"
+    for _ in range(3):  # each fold makes room for the summary, which may leave a little more out
+        context_for(plain, "chatgpt.com:1", 600, "follow_up")
+        first = context_for(asked, "chatgpt.com:1", 600, "follow_up", query=question)
+    assert asked.sessions.get("chatgpt.com:1").summary == plain.sessions.get("chatgpt.com:1").summary != ""
+    again = context_for(asked, "chatgpt.com:1", 600, "follow_up", query=question)
+    assert again.context == first.context and "Turn 5:" in first.context
+    asked.sessions.add("chatgpt.com:1", "user", "A new message changes what is left out.")
+    after = context_for(asked, "chatgpt.com:1", 600, "follow_up", query=question)
+    assert "A new message" in after.context and after.used_tokens <= 600
