@@ -53,7 +53,8 @@ def test_the_meter_says_how_much_went_in_full_shortened_or_only_in_the_summary(b
                                        "content": f"Turn {i}: " + "a long reply about the plan and its details. " * 12})
     popup = open_popup(browser, tab_id(browser.context, page))
     summary = popup.locator("#session-summary").inner_text()
-    m = re.search(r"(\d+) / 2000 tokens · distilled: (\d+) in full, (\d+) shortened, (\d+) only in the summary", summary)
+    m = re.search(r"(\d+) / 2000 tokens · distilled: (\d+) in full, (\d+) shortened, (\d+) only in the summary",
+                  summary)
     assert m, summary
     used, full, shortened, summarised = map(int, m.groups())
     assert used >= 1960 and full > 3 and summarised > 0, summary  # the budget is used, not cut away

@@ -261,7 +261,8 @@ def test_context_for_folds_the_same_whatever_is_asked():
         store = SessionStore(Limits())
         for i, text in enumerate(texts):
             store.add("chatgpt.com:1", "user" if i % 2 == 0 else "assistant", text)
-        return SimpleNamespace(sessions=store, tokens=TOKENS, config=HostConfig(), summarizer=ExtractiveSummarizer(TOKENS))
+        return SimpleNamespace(sessions=store, tokens=TOKENS, config=HostConfig(),
+                               summarizer=ExtractiveSummarizer(TOKENS))
 
     texts = [f"Turn {i}: Erin decided on option {i} for the garden." + " More detail here." * 8 for i in range(40)]
     plain, asked = app_with(texts), app_with(texts)
