@@ -1,11 +1,21 @@
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from support.host import HostProcess, isolated_env
 
-from support.host import HostProcess, isolated_env  # noqa: E402
+pytest_plugins = ["support.fake_openai"]  # the fake_openai fixture
+
+E2E = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_collection_modifyitems(items):
+    """tests/e2e/ is marked `e2e`, and its tests share one xdist worker: one Chromium at a
+    time, as in a serial run, while the other workers take the rest (tests/README.md)."""
+    for item in items:
+        if E2E in item.path.parents:
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.xdist_group("e2e"))
 
 
 @pytest.fixture
@@ -15,5 +25,6 @@ def host_env(tmp_path):
 
 @pytest.fixture
 def host(host_env):
+    """The real host process over real pipes (tests/actions overrides it with the in-process core)."""
     with HostProcess(env=host_env) as h:
         yield h

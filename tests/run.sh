@@ -4,8 +4,30 @@
 # the whole suite (the JavaScript's own tests and lint run in it, tests/unit/test_extension_js.py).
 #   bash tests/run.sh            all tests (unit, protocol, e2e in real Chromium)
 #   bash tests/run.sh -k vault   extra arguments go to pytest
+#   bash tests/run.sh --fresh   the same in a fresh clone of the committed HEAD with a new venv
+#                               (what CI and a new machine see; tests/README.md)
+#   bash tests/run.sh --fresh --busy   ... with one core kept busy by a Python loop meanwhile
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--fresh" ]; then
+    shift
+    busy=""
+    if [ "${1:-}" = "--busy" ]; then
+        shift
+        python3 -c 'while True: pass' &
+        busy=$!
+    fi
+    fresh=$(mktemp -d "${TMPDIR:-/tmp}/whiteboard-fresh.XXXXXX")
+    trap '[ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$fresh"' EXIT
+    git clone --quiet "$PWD" "$fresh/whiteboard"
+    # The benchmarks' data sits beside the checkout, as on CI.
+    [ -d ../shared ] && ln -s "$(cd .. && pwd)/shared" "$fresh/shared"
+    echo "fresh clone of $(git rev-parse --short HEAD) in $fresh/whiteboard" >&2
+    status=0
+    (cd "$fresh/whiteboard" && env -u VIRTUAL_ENV -u WHITEBOARD_TEST_VENV bash tests/run.sh "$@") || status=$?
+    exit "$status"
+fi
 
 PYTHON=${PYTHON:-python3}
 VENV=${WHITEBOARD_TEST_VENV:-.venv}

@@ -1,4 +1,4 @@
-// "Continue in <site>" (DESIGN §7): the popup hands the worker a handoff note; the worker
+// "Continue in <site>" (design §7): the popup hands the worker a handoff note; the worker
 // opens that site's start URL (shared/sites.js) in a new tab and keeps the note for that
 // tab only, in chrome.storage.session (memory only, never written to disk), until the new
 // page's content script takes it into its composer. Nothing is sent: the user reads and sends.

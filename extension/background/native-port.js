@@ -1,4 +1,4 @@
-// One connectNative port to the host (DESIGN §2): request ids, a time limit on every
+// One connectNative port to the host (design §2): request ids, a time limit on every
 // request, host events routed to their request, reconnect with backoff after a
 // disconnect, and the disconnect reason kept for the popup.
 
@@ -6,6 +6,14 @@ export const HOST_NAME = "com.whiteboard.host";
 export const DEFAULT_TIMEOUT_MS = 1000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 5000, 10000, 30000];
 const { failure } = globalThis.Whiteboard.wire;
+// Chrome says why a port closed in words only ("Specified native messaging host not found.",
+// "Access to the specified native messaging host is forbidden."): read here, once, so the
+// popup branches on `hostMissing` in the status, never on the text.
+const NOT_REGISTERED = /native messaging host (?:is )?(?:not found|forbidden)|not installed/i;
+
+// Whether Chrome's reason for a closed port means the host is not registered for this
+// browser (or not for this extension): the fix is `whiteboard install`.
+export const hostNotRegistered = (reason) => typeof reason === "string" && NOT_REGISTERED.test(reason);
 
 export class NativePort {
   constructor(hostName = HOST_NAME) {
@@ -23,6 +31,7 @@ export class NativePort {
 
   status() {
     return { state: this.state, lastError: this.lastError, host: this.hostInfo, hostName: this.hostName,
+             hostMissing: this.state === "disconnected" && hostNotRegistered(this.lastError),
              retryInMs: this.retryTimer ? this.retryDelay : null };
   }
 

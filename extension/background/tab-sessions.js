@@ -1,5 +1,5 @@
 // Which host session belongs to which tab: key "<hostname>:<tabId>". A tab that closes or
-// moves to another domain gets its session cleared on the host (DESIGN §4).
+// moves to another domain gets its session cleared on the host (design §4).
 // The map lives in chrome.storage.session so it outlives a restart of this worker.
 
 const { tabKey, STORAGE, KIND } = globalThis.Whiteboard.wire;

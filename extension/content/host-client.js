@@ -1,4 +1,4 @@
-// Content scripts reach the host only through the worker (DESIGN §8). Every call
+// Content scripts reach the host only through the worker (design §8). Every call
 // resolves with the host's reply or {ok:false, error:{code, message}}; none rejects, so a
 // missing host, a slow one or a reloaded extension can never block the page.
 (() => {

@@ -1,6 +1,6 @@
 // This page's Whiteboard state: its site, whether the user paused Whiteboard here, the
 // settings, and whether the user has acted on this page yet (before that, nothing
-// goes to the host: DESIGN §8).
+// goes to the host: design §8).
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.page) return;

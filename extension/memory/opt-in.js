@@ -1,4 +1,4 @@
-// Long-term memory opt-in per site (DESIGN §5), for extension pages (popup, options).
+// Long-term memory opt-in per site (design §5), for extension pages (popup, options).
 // The host holds the choice (site.settings; off by default); memory/mirror.js keeps the
 // content scripts' copy of it up to date.
 import { mirrorSite } from "./mirror.js";

@@ -1,5 +1,5 @@
 // The popup's "Continue in <site>" on a chat site's tab (the target is the site's
-// `handoffTo` in shared/sites.js), DESIGN §7: the page records the conversation shown, the
+// `handoffTo` in shared/sites.js), design §7: the page records the conversation shown, the
 // host writes the handoff note (handoff.summary: by the model if one is configured, else
 // extractively), and the worker opens the target site with the note in its composer. Nothing is sent: the user
 // reads it and sends it. Renders into <section id="handoff">.

@@ -18,7 +18,7 @@ async function currentTabId() {
   return tab ? tab.id : null;
 }
 
-function renderConnection({ state, lastError, host: info }) {
+function renderConnection({ state, lastError, hostMissing, host: info }) {
   $("connection").dataset.state = state;
   const next = $("next-step");
   next.hidden = state !== "disconnected";
@@ -27,7 +27,7 @@ function renderConnection({ state, lastError, host: info }) {
     $("connection-text").textContent = `Connected to the Whiteboard host ${info ? info.version : ""}`.trim();
   } else if (state === "connecting") {
     $("connection-text").textContent = "Connecting to the Whiteboard host…";
-  } else if (/not found|not installed|forbidden|access/i.test(lastError || "")) {
+  } else if (hostMissing) {
     $("connection-text").textContent = "Whiteboard host not found";
     next.replaceChildren("The host is not installed for this browser. In a terminal run ",
                          code("whiteboard install"), ", then press Retry. Sends go through unchanged meanwhile.");

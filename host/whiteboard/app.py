@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from .config import HostConfig
-from .sessions.store import SessionStore
 from .llm.layer import ModelLayer
 from .llm.summary import RefiningSummarizer
+from .sessions.store import SessionStore
+from .sessions.summary import fold_pending
 from .tokens import TokenCounter
 
 
@@ -19,14 +21,18 @@ class App:
         # The configured model, if any; the summary is extractive at once, refined by the model later.
         self.llm = ModelLayer()
         self.summarizer = RefiningSummarizer(self.tokens, self.sessions, self.llm)
+        self.sessions.fold = lambda session: fold_pending(
+            session, self.summarizer, self.tokens, self.config.limits.summary_max_tokens)
         self.stopping = threading.Event()
+        # Run by close() at exit (the control socket's file): the host leaves with os._exit.
+        self.on_close: list[Callable[[], None]] = []
         # Requests running off the reader thread, by request id (for cancellation).
-        self.inflight: dict[object, "RequestContext"] = {}
+        self.inflight: dict[object, RequestContext] = {}
         self.inflight_lock = threading.Lock()
 
     @property
     def memory(self):
-        """Long-term memory (DESIGN §5): vault, index, extraction; created on first use."""
+        """Long-term memory (design §5): vault, index, extraction; created on first use."""
         from .memory.hub import service_for
 
         return service_for(self)
@@ -37,6 +43,8 @@ class App:
         service = self.__dict__.get("_memory_service")
         if service is not None:
             service.usage.flush(timeout)
+        for close in self.on_close:
+            close()
 
 
 # An inline action runs to its end before the next frame is read, so nothing can cancel

@@ -1,4 +1,4 @@
-"""Host settings: limits from DESIGN §4 with environment overrides, and the user dirs."""
+"""Host settings: limits from design §4 with environment overrides, and the user dirs."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ def data_dir() -> Path:
 @dataclass(frozen=True)
 class Limits:
     max_messages: int = 50
+    # UTF-8 bytes of message text a session holds; the oldest go (to the summary) past it.
+    max_session_bytes: int = 4 * 1024 * 1024
     max_sessions: int = 100
     ttl_seconds: float = 24 * 3600
     cleanup_interval: float = 30 * 60
@@ -43,7 +45,7 @@ class HostConfig:
     host_name: str = HOST_NAME
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "HostConfig":
+    def from_env(cls, env: dict[str, str] | None = None) -> HostConfig:
         """WHITEBOARD_<LIMIT>=n overrides a limit; WHITEBOARD_ALLOWED_ORIGINS=a,b the origins."""
         env = os.environ if env is None else env
         limits = Limits()

@@ -1,9 +1,9 @@
-"""Privacy filter (DESIGN §6): applied at capture, before anything is kept or sent.
+"""Privacy filter (design §6): applied at capture, before anything is kept or sent.
 
 Removes <private>...</private> spans and replaces secrets with [REDACTED]. Only the
 count and kinds of what was removed are kept, never the removed text.
 
-Linear time on every input (issue 12 item 2; docs/privacy.md): it runs on whatever a page sends,
+Linear time on every input (issue 12 item 2; design §6): it runs on whatever a page sends,
 so no pattern may backtrack over text it already scanned. Quantifiers that backtracking could not
 help are possessive (`++`, `*+`), and where the old patterns retried a failed match at every
 word boundary inside one run of characters (`foo-foo-…`, `a.a.a…`, random base64url), the search
@@ -56,7 +56,8 @@ _ASSIGNMENT = re.compile(
 # (`skip` is what precedes it); after a match that ended inside a run, _EMAIL_REST tries the
 # rest of that run as the old pattern's next search would have.
 _EMAIL_ADDRESS = r"(?P<email>[A-Za-z0-9._%+\-]++@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}+\b)"
-_EMAIL = re.compile(r"(?=[A-Za-z0-9._%+\-])(?<![A-Za-z0-9._%+\-])(?P<skip>(?>\b|[A-Za-z0-9_]++|[.%+\-]++))" + _EMAIL_ADDRESS)
+_EMAIL = re.compile(r"(?=[A-Za-z0-9._%+\-])(?<![A-Za-z0-9._%+\-])(?P<skip>(?>\b|[A-Za-z0-9_]++|[.%+\-]++))"
+                    + _EMAIL_ADDRESS)
 _INSIDE_ADDRESS_RUN = {".", "%", "+", "-"}  # what may follow a match's top-level domain in one run
 _EMAIL_REST = re.compile(r"(?P<skip>(?:\B[A-Za-z0-9._%+\-])*+)\b" + _EMAIL_ADDRESS)
 

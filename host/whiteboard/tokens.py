@@ -33,7 +33,7 @@ class TokenCounter:
         self._ready = threading.Event()
         self.load_error: str | None = None
 
-    def load_now(self) -> "TokenCounter":
+    def load_now(self) -> TokenCounter:
         self._load()
         return self
 

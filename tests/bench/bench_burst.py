@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import json
 import struct
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from support.host import HostProcess, isolated_env  # noqa: E402
+from support.host import HostProcess, isolated_env
 
 COUNT = 10_000
 

@@ -1,4 +1,5 @@
-"""Context builder on LoCoMo (issue 11). Run: python tests/bench/run.py context (or this file).
+"""Context builder on LoCoMo (issue 11). Run: python tests/bench/run.py context
+(or `PYTHONPATH=tests python -m bench.bench_context`).
 
 Each question of categories 1-4 is asked QUESTION_GAP turns after its last evidence turn;
 the 50 turns before it (fewer at a conversation's start) are a tab's session, alternating
@@ -18,24 +19,18 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "host"))
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "bench"))
-
-from bench_host import QUERY, percentile  # noqa: E402
-from bench_host import bench_context as round_trip  # noqa: E402
-from bench_memory import CATEGORIES, LOCOMO, evidence_of  # noqa: E402
-from whiteboard.actions.session import context_for  # noqa: E402
-from whiteboard.config import HostConfig, Limits  # noqa: E402
-from whiteboard.sessions.context import INSTRUCTIONS  # noqa: E402
-from whiteboard.sessions.store import Session, SessionStore  # noqa: E402
-from whiteboard.sessions.summary import ExtractiveSummarizer  # noqa: E402
-from whiteboard.tokens import TokenCounter  # noqa: E402
+from bench.bench_host import QUERY, percentile
+from bench.bench_host import bench_context as round_trip
+from bench.bench_memory import CATEGORIES, LOCOMO, evidence_of
+from whiteboard.actions.session import context_for
+from whiteboard.config import HostConfig, Limits
+from whiteboard.sessions.context import INSTRUCTIONS
+from whiteboard.sessions.store import Session, SessionStore
+from whiteboard.sessions.summary import ExtractiveSummarizer
+from whiteboard.tokens import TokenCounter
 
 WINDOW = 50
 QUESTION_GAP = 5  # the question comes this many turns after its last evidence

@@ -1,4 +1,5 @@
-"""Host benchmarks over real pipes (issue 2). Run: python tests/bench/run.py (or this file).
+"""Host benchmarks over real pipes (issue 2). Run: python tests/bench/run.py host
+(or `PYTHONPATH=tests python -m bench.bench_host`).
 
 - session.context round trip, 50 messages, budget 2000: p50 / p99 (and with a query)
 - pings per second: sequential round trips, and pipelined (many in flight)
@@ -16,12 +17,10 @@ import struct
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from support.host import HostProcess  # noqa: E402
+from support.host import HostProcess
 
 WORDS = ("the plan uses typescript for the chrome extension and python for the host with sqlite "
          "storage budget tokens memory context privacy user prefers short answers about kyoto").split()

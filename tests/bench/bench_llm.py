@@ -1,5 +1,5 @@
 """Model-layer benchmarks over real pipes against the loopback OpenAI-compatible test server
-(issue 4). Run: python tests/bench/run.py llm (or this file). The server answers at once,
+(issue 4). Run: python tests/bench/run.py llm. The server answers at once,
 so the figures are the host's own overhead, not a model's speed.
 
 - ask.start -> first ask.delta, and -> reply (short answer, 40-message tab): p50 / p99
@@ -11,14 +11,12 @@ so the figures are the host's own overhead, not a model's speed.
 from __future__ import annotations
 
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from support.fake_openai import FakeOpenAI, hang, reply  # noqa: E402
-from support.host import HostProcess, isolated_env  # noqa: E402
+from support.fake_openai import FakeOpenAI, hang, reply
+from support.host import HostProcess, isolated_env
 
 KEY = "chatgpt.com:1"
 

@@ -3,20 +3,18 @@
 - MB/s on ordinary chat text: LoCoMo's dialogue turns joined to 1 MB
 - the worst case over every adversarial 1 MB input of tests/support/hostile_text.py
   (target: any 1 MB input in < 200 ms)
-- the same on the alternative measured for docs/privacy.md, google-re2 running the old patterns,
+- the same on the alternative considered, google-re2 running the old patterns,
   when it is installed (`pip install google-re2`; not a dependency)
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Callable, Iterable
 from itertools import chain
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from support.hostile_text import audit_inputs, hostile_inputs, per_pattern_inputs
 from whiteboard.privacy import REDACTED, redact
 

@@ -1,6 +1,6 @@
 """Send latency in real Chromium (issue 3): Enter key -> the message the site receives.
 
-Run: python tests/bench/run.py send   (or this file; --sends N, default 60)
+Run: python tests/bench/run.py send   (`run.py send -- --sends N`, default 60)
 
 Real Chromium (headless), the real extension and the real host, on the saved ChatGPT
 page with the in-page simulator. t0 is the trusted Enter keydown as a page listener
@@ -25,9 +25,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from e2e import harness
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-import harness  # noqa: E402
 
 # Registered before the extension's listener (checked below), so it sees every real Enter.
 ENTER_CLOCK = """
@@ -56,8 +56,7 @@ def fill_vault(root: Path, size: int) -> None:
     """`size` memories (and stored vectors) in the vault the browser's host will open."""
     import numpy as np
 
-    sys.path.insert(0, str(ROOT / "tests" / "bench"))
-    from bench_memory import TYPES, Corpus
+    from bench.bench_memory import TYPES, Corpus
     from whiteboard.memory.embedder import local_embedder
     from whiteboard.memory.model import Memory, new_memory_id
     from whiteboard.memory.service import MemoryService
@@ -101,9 +100,10 @@ def run_case(context, page, key: str, sends: int, selection: bool) -> list[float
         before, enters = page.evaluate("() => [window.__sim.sent.length, window.__enters.length]")
         harness.type_draft(page, "chatgpt", f"Message number {i}")
         page.keyboard.press("Enter")
-        harness.wait_for(lambda: page.evaluate("() => window.__sim.sent.length") == before + 1, timeout=5,
+        harness.wait_for(lambda n=before + 1: page.evaluate("() => window.__sim.sent.length") == n, timeout=5,
                          interval=0.005, what="the send")
-        seen, enter, sent = page.evaluate("() => [window.__enters.length, window.__enters.at(-1), window.__sim.sent.at(-1)]")
+        seen, enter, sent = page.evaluate(
+            "() => [window.__enters.length, window.__enters.at(-1), window.__sim.sent.at(-1)]")
         assert seen == enters + 1, "the Enter clock did not see this key press"
         assert ("[Whiteboard selection" in sent["text"]) is selection
         times.append(sent["at"] - enter)
@@ -131,7 +131,8 @@ def main() -> int:
             rows = [("paused on the site (no interception)", run_case(context, page, key, args.sends, False))]
             set_paused(context, False)
             page.wait_for_timeout(200)
-            rows.append(("plain send (prepare_send, nothing injected)", run_case(context, page, key, args.sends, False)))
+            plain = run_case(context, page, key, args.sends, False)
+            rows.append(("plain send (prepare_send, nothing injected)", plain))
             rows.append(("send with a selection injected", run_case(context, page, key, args.sends, True)))
             status = memory_on(context)
             rows.append((f"memory on, {status['memories']:,} memories (meanings {status['meanings']['state']})",

@@ -3,22 +3,13 @@ real host) per test module, a fresh tab per test."""
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import harness  # noqa: E402
-
-
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "tests/e2e/" in str(item.fspath).replace("\\", "/"):
-            item.add_marker(pytest.mark.e2e)
+from e2e import harness
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import harness
 from playwright.sync_api import Error as PlaywrightError
+
+from e2e import harness
 from whiteboard.config import EXTENSION_ID
 from whiteboard.install import register_for_profile
 

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-from harness import (
+
+from e2e.harness import (
     capture_selection,
     open_chat,
     session_key,
@@ -17,8 +18,7 @@ from harness import (
     sim,
     wait_for,
 )
-from support.fake_openai import FakeOpenAI, hang, reply
-from support_models import (
+from e2e.support_models import (
     ModelBrowser,
     ask,
     click_panel,
@@ -27,6 +27,7 @@ from support_models import (
     panel_text,
     panel_texts,
 )
+from support.fake_openai import FakeOpenAI, hang, reply
 from whiteboard.llm.prompts import MODE_RULES
 
 ARTICLE = "https://news.example/kyoto"

@@ -1,10 +1,10 @@
-"""Turn capture, tab lifecycle and isolation from page scripts (DESIGN §4, §8)."""
+"""Turn capture, tab lifecycle and isolation from page scripts (design §4, §8)."""
 
 import time
 
 import pytest
 
-from harness import EXTENSION_ID, open_chat, session_key, session_messages, sim, type_draft, wait_for
+from e2e.harness import EXTENSION_ID, open_chat, session_key, session_messages, sim, type_draft, wait_for
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
 

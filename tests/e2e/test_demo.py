@@ -6,7 +6,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import harness
+from e2e import harness
 
 
 def png_size(path):

@@ -6,9 +6,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import harness
 import pytest
-from harness import (
+
+from e2e import harness
+from e2e.harness import (
     EXTENSION_ID,
     capture_selection,
     open_chat,
@@ -104,7 +105,8 @@ def test_popup_shows_tier_costs_and_saves_the_session_without_its_secret(browser
     assert popup.locator("#export-tiers").inner_text() == \
         " · ".join(f"{t['label']} {t['tokenCost']}" for t in tiers) + " tokens"
     for t in tiers:
-        assert popup.locator(f"#export-tiers [data-tier='{t['tier']}']").inner_text() == f"{t['label']} {t['tokenCost']}"
+        shown = popup.locator(f"#export-tiers [data-tier='{t['tier']}']").inner_text()
+        assert shown == f"{t['label']} {t['tokenCost']}"
     stats = expected["vBRIEFInfo"]["compressionStats"]
     assert popup.locator("#export-stats").inner_text() == (
         f"Compressed {stats['originalTokens']} → {stats['compressedTokens']} tokens "

@@ -5,9 +5,10 @@ served at the URL the worker opens."""
 import re
 import time
 
-import harness
 import pytest
-from harness import (
+
+from e2e import harness
+from e2e.harness import (
     EXTENSION_ID,
     open_chat,
     service_worker,

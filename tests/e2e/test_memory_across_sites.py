@@ -4,7 +4,8 @@ into a later send on Claude; no memories where the site did not opt in; the prev
 the composer and its "leave out of the next send" switch; memory HTML sent as text."""
 
 import pytest
-from harness import (
+
+from e2e.harness import (
     kill_host,
     open_chat,
     service_worker,
@@ -107,7 +108,7 @@ ASK_TEXT = "Long-term memory on · see what goes with this send"
 
 
 def ask_preview(page) -> None:
-    """The chip appears with the draft, without asking the host; a click asks (DESIGN §8)."""
+    """The chip appears with the draft, without asking the host; a click asks (design §8)."""
     wait_for(lambda: ASK_TEXT in preview_text(page), what="the preview chip")
     page.locator(PREVIEW).click()
 

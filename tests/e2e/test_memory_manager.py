@@ -3,7 +3,7 @@ search, edit (old text kept), delete, export, import, wipe; memory HTML shows as
 
 import json
 
-from harness import wait_for
+from e2e.harness import wait_for
 from whiteboard.config import EXTENSION_ID
 
 URL = f"chrome-extension://{EXTENSION_ID}/memory/manager.html"

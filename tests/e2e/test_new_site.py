@@ -12,8 +12,8 @@ from types import SimpleNamespace
 
 import pytest
 
-import harness
-from harness import EXTENSION_ID, capture_selection, session_key, session_messages, sim, tab_id, wait_for
+from e2e import harness
+from e2e.harness import EXTENSION_ID, capture_selection, session_key, session_messages, sim, tab_id, wait_for
 
 EXAMPLE = Path(__file__).resolve().parent / "example_site"
 SITE_FILES = {"content/chat/example-chat.js", "content/chat/example-chat.selectors.js"}
@@ -28,7 +28,8 @@ def build_extension(dest: Path) -> Path:
     sites = ext / "shared" / "sites.js"
     text = sites.read_text(encoding="utf-8")
     end = text.index("\n  ];\n") + 1  # the end of the TABLE literal
-    sites.write_text(text[:end] + (EXAMPLE / "site-entry.js").read_text(encoding="utf-8") + text[end:], encoding="utf-8")
+    entry = (EXAMPLE / "site-entry.js").read_text(encoding="utf-8")
+    sites.write_text(text[:end] + entry + text[end:], encoding="utf-8")
     for name in SITE_FILES:
         shutil.copy(EXAMPLE / Path(name).name, ext / name)
     subprocess.run(["node", "tools/sync-manifest.mjs", str(ext)], cwd=harness.ROOT, check=True, capture_output=True)
@@ -100,14 +101,16 @@ def test_a_send_on_the_new_site_carries_the_selection_once(browser, page):
     [sent] = sim(page, "window.__sim.sent")
     assert sent["text"].startswith("Is it walkable?")
     assert sent["text"].count("[Whiteboard selection · 1 passage]") == 1 and sent["text"].count(selected) == 1
-    users = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "user" and m["source"] == "chat"]
+    users = [m["content"] for m in session_messages(browser.context, key)
+             if m["role"] == "user" and m["source"] == "chat"]
     assert users[-1] == "Is it walkable?"
 
 
 def test_popup_and_options_know_the_new_site(browser, page):
     tab = tab_id(browser.context, page)
     wait_for(lambda: browser.context.service_workers[0].evaluate(
-        "(t) => chrome.storage.session.get(`page:${t}`).then((s) => s[`page:${t}`]?.adapter?.state)", tab) == "attached",
+        "(t) => chrome.storage.session.get(`page:${t}`).then((s) => s[`page:${t}`]?.adapter?.state)",
+        tab) == "attached",
         timeout=10, what="the adapter to attach")
     popup = browser.context.new_page()
     popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-import harness
-from harness import EXTENSION_ID, open_chat, service_worker, sim, type_draft, wait_for
+from e2e import harness
+from e2e.harness import EXTENSION_ID, open_chat, service_worker, sim, type_draft, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def test_sends_go_through_unchanged_without_a_host(context):
     for n, text in enumerate(["First without a host", "Second without a host"], start=1):
         type_draft(page, "claude", text)
         page.keyboard.press("Enter")
-        wait_for(lambda: len(sim(page, "window.__sim.sent")) == n, timeout=2, what="the send")
+        wait_for(lambda n=n: len(sim(page, "window.__sim.sent")) == n, timeout=2, what="the send")
         assert sim(page, "window.__sim.sent")[-1]["text"] == text
     status = service_worker(context).evaluate("() => globalThis.Whiteboard.worker.status()")
     assert status["state"] != "connected" and "not found" in status["lastError"].lower()

@@ -5,7 +5,8 @@ keeps it."""
 import json
 
 import pytest
-from harness import EXTENSION_ID, service_worker, wait_for
+
+from e2e.harness import EXTENSION_ID, service_worker, wait_for
 from support.fake_openai import FakeOpenAI
 
 KEY = "sk-e2e-options-7f3a9c2b1d"
@@ -26,7 +27,8 @@ def open_options(browser):
 
 def browser_storage(browser) -> str:
     return service_worker(browser.context).evaluate("""async () => JSON.stringify([
-        await chrome.storage.local.get(null), await chrome.storage.sync.get(null), await chrome.storage.session.get(null)])""")
+        await chrome.storage.local.get(null), await chrome.storage.sync.get(null),
+        await chrome.storage.session.get(null)])""")
 
 
 def status(page) -> str:

@@ -3,8 +3,19 @@
 import re
 import time
 
-from harness import (EXTENSION_ID, capture_selection, host_request, open_chat, service_worker, session_key,
-                     session_messages, sim, tab_id, type_draft, wait_for)
+from e2e.harness import (
+    EXTENSION_ID,
+    capture_selection,
+    host_request,
+    open_chat,
+    service_worker,
+    session_key,
+    session_messages,
+    sim,
+    tab_id,
+    type_draft,
+    wait_for,
+)
 from whiteboard.tokens import TokenCounter
 
 PAGE = "acb__chatgpt_2026-04-13"

@@ -1,11 +1,21 @@
-"""A send is never lost or delayed much (DESIGN §8): the host killed mid-session, the
+"""A send is never lost or delayed much (design §8): the host killed mid-session, the
 host too slow, and the port coming back afterwards. Real processes, real signals."""
 
 import signal
 import time
 
-from harness import (capture_selection, kill_host, open_chat, service_worker, session_key, sim, the_host,
-                     type_draft, wait_connected, wait_for)
+from e2e.harness import (
+    capture_selection,
+    kill_host,
+    open_chat,
+    service_worker,
+    session_key,
+    sim,
+    the_host,
+    type_draft,
+    wait_connected,
+    wait_for,
+)
 
 PAGE = "acb__chatgpt_2026-04-13"
 ANSWER = "[data-message-author-role=assistant] .markdown p"

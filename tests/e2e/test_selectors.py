@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-import harness
+from e2e import harness
 
 CHAT = harness.EXTENSION / "content" / "chat"
 # Every site's selectors file, as the manifest loads them (derived from the sites table).
-SELECTOR_FILES = [Path(f).name for entry in json.loads((harness.EXTENSION / "manifest.json").read_text())["content_scripts"]
-                  for f in entry["js"] if f.endswith(".selectors.js")]
+MANIFEST = json.loads((harness.EXTENSION / "manifest.json").read_text())
+SELECTOR_FILES = [Path(f).name for entry in MANIFEST["content_scripts"] for f in entry["js"]
+                  if f.endswith(".selectors.js")]
 TABLES = ["selector-registry.js", *SELECTOR_FILES]
 SCRIPTS = [*TABLES, "dom-query.js", "adapter-framework.js"]
 PAGES = sorted(p.stem for p in harness.PAGES.glob("*.html"))

@@ -1,10 +1,18 @@
 """Send interception on the saved ChatGPT and Claude pages: selections injected exactly
-once, only on a real send, as plain text (DESIGN §8)."""
+once, only on a real send, as plain text (design §8)."""
 
 import pytest
 
-from harness import (capture_selection, open_chat, session_key, session_messages, shadow_ui, sim, type_draft,
-                     wait_for)
+from e2e.harness import (
+    capture_selection,
+    open_chat,
+    session_key,
+    session_messages,
+    shadow_ui,
+    sim,
+    type_draft,
+    wait_for,
+)
 from whiteboard.memory.inject import strip_blocks
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
@@ -38,7 +46,8 @@ def test_selection_joins_the_session_and_goes_once_with_the_next_send(browser, p
     assert first["text"].count(selected[:60]) == 1
     assert strip_blocks(first["text"]) == "Explain this in one sentence"
     # The user's message is recorded once, without the block.
-    users = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "user" and m["source"] == "chat"]
+    users = [m["content"] for m in session_messages(browser.context, key)
+             if m["role"] == "user" and m["source"] == "chat"]
     assert users[-1] == "Explain this in one sentence" and users.count("Explain this in one sentence") == 1
 
     type_draft(page, site, "And in French?")
@@ -97,7 +106,8 @@ def test_shift_enter_and_composing_enter_are_not_intercepted(browser, page):
     page.keyboard.type("line two")
     for init in ({"isComposing": True, "keyCode": 13}, {"isComposing": False, "keyCode": 229}):
         prevented = page.evaluate("""(init) => {
-            const e = new KeyboardEvent('keydown', {key: 'Enter', code: 'Enter', bubbles: true, cancelable: true, ...init});
+            const e = new KeyboardEvent('keydown',
+                {key: 'Enter', code: 'Enter', bubbles: true, cancelable: true, ...init});
             document.querySelector('#prompt-textarea').dispatchEvent(e);
             return e.defaultPrevented;
         }""", init)

@@ -1,5 +1,6 @@
 """The host's local control socket: private, read-only, one per host, gone when the host is."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -7,33 +8,13 @@ import socket
 import stat
 import struct
 import tempfile
-import time
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
-from support.host import HostProcess, isolated_env
-from whiteboard.server.control import runtime_dir
+from support.host import HostProcess, isolated_env, socket_dir, socket_of
 
 KEY = "chatgpt.com:8"
-
-
-def socket_dir(env: dict) -> Path:
-    """Where a host started with env puts its socket (the same rule the CLI follows)."""
-    with mock.patch.dict(os.environ, env, clear=True):
-        return runtime_dir()
-
-
-def socket_of(host: HostProcess, env: dict, timeout: float = 15.0) -> Path:
-    """The host's socket once it listens (the message stack loads on a thread first)."""
-    path = socket_dir(env) / f"host-{host.proc.pid}.sock"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.exists():
-            return path
-        time.sleep(0.05)
-    raise AssertionError(f"no control socket at {path}")
 
 
 class Client:
@@ -59,20 +40,35 @@ class Client:
         self.sock.close()
 
 
-@pytest.fixture
-def short_tmp():
+@contextlib.contextmanager
+def short_dir():
     # pytest's tmp_path can be too long for a socket path (~104 bytes); a short one tests the usual case.
     root = Path(tempfile.mkdtemp(prefix="wb-", dir="/tmp"))
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
+    try:
+        yield root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture
-def running(short_tmp):
-    env = isolated_env(short_tmp / "env")
+def short_tmp():
+    with short_dir() as root:
+        yield root
+
+
+@contextlib.contextmanager
+def host_with_a_session(root: Path):
+    env = isolated_env(root / "env")
     with HostProcess(env=env) as host:
         assert host.request("session.add", key=KEY, role="user", content="We chose SQLite for 3 apps.")["ok"]
         yield host, env, socket_of(host, env)
+
+
+@pytest.fixture(scope="module")
+def running():
+    """One host for the module: each test also checks that what it sent changed nothing."""
+    with short_dir() as root, host_with_a_session(root) as running:
+        yield running
 
 
 def test_the_socket_is_private_to_the_user(running):
@@ -146,16 +142,16 @@ def test_an_oversize_request_is_too_large_and_the_connection_goes_on(running):
         client.close()
 
 
-def test_the_socket_is_removed_when_the_host_exits(tmp_path):
-    env = isolated_env(tmp_path / "env")
+def test_the_socket_is_removed_when_the_host_exits(short_tmp):
+    env = isolated_env(short_tmp / "env")
     host = HostProcess(env=env)
     path = socket_of(host, env)
     assert host.close() == 0
     assert not path.exists()
 
 
-def test_a_stale_socket_of_a_dead_host_is_cleared_and_a_live_one_kept(tmp_path):
-    env = isolated_env(tmp_path / "env")
+def test_a_stale_socket_of_a_dead_host_is_cleared_and_a_live_one_kept(short_tmp):
+    env = isolated_env(short_tmp / "env")
     directory = socket_dir(env)
     directory.mkdir(mode=0o700, parents=True)
     dead = directory / "host-999999999.sock"  # beyond pid_max: no such process
@@ -169,8 +165,8 @@ def test_a_stale_socket_of_a_dead_host_is_cleared_and_a_live_one_kept(tmp_path):
         assert not dead.exists() and live.exists()
 
 
-def test_two_hosts_have_a_socket_each(tmp_path):
-    env = isolated_env(tmp_path / "env")
+def test_two_hosts_have_a_socket_each(short_tmp):
+    env = isolated_env(short_tmp / "env")
     with HostProcess(env=env) as a, HostProcess(env=env) as b:
         pa, pb = socket_of(a, env), socket_of(b, env)
         assert pa != pb
@@ -181,10 +177,10 @@ def test_two_hosts_have_a_socket_each(tmp_path):
 
 
 @pytest.mark.parametrize("setting", [{"WHITEBOARD_CONTROL_SOCKET": "0"}, "disallowed origin"])
-def test_no_socket_when_turned_off_or_for_a_refused_caller(tmp_path, setting):
+def test_no_socket_when_turned_off_or_for_a_refused_caller(short_tmp, setting):
     extra = setting if isinstance(setting, dict) else {}
     args = ["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"] if setting == "disallowed origin" else None
-    env = isolated_env(tmp_path / "env", **extra)
+    env = isolated_env(short_tmp / "env", **extra)
     with HostProcess(env=env, args=args) as host:
         # A reply to anything but ping comes once the stack has loaded, after the socket would be up.
         assert host.request("session.list")["ok"] is (args is None)
@@ -194,8 +190,14 @@ def test_no_socket_when_turned_off_or_for_a_refused_caller(tmp_path, setting):
 
 @pytest.mark.skipif(not hasattr(socket, "SO_PEERCRED") or os.getuid() != 0,
                     reason="needs Linux SO_PEERCRED and root to act as another user")
-def test_another_user_is_refused_even_when_the_permissions_let_it_in(running, short_tmp):
-    _, _, path = running
+def test_another_user_is_refused_even_when_the_permissions_let_it_in(short_tmp):
+    with host_with_a_session(short_tmp) as (_, _, path):
+        reply = as_another_user(path, short_tmp)
+    assert reply.get("error", {}).get("code") == "forbidden", reply
+    assert "user running the host" in reply["error"]["message"]
+
+
+def as_another_user(path: Path, short_tmp: Path) -> dict:
     # Open the directories and the socket up, as a misconfiguration would: the uid check still holds.
     for directory in [p for p in path.parents if p.is_relative_to(short_tmp)]:
         os.chmod(directory, 0o711)
@@ -218,8 +220,7 @@ def test_another_user_is_refused_even_when_the_permissions_let_it_in(running, sh
     with os.fdopen(read_end, "rb") as f:
         reply = json.loads(f.read())
     os.waitpid(pid, 0)
-    assert reply.get("error", {}).get("code") == "forbidden", reply
-    assert "user running the host" in reply["error"]["message"]
+    return reply
 
 
 def test_a_runtime_dir_too_long_for_a_socket_falls_back_to_the_temp_dir(short_tmp):

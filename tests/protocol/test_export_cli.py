@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from support.host import HostProcess, isolated_env
-from test_control_socket import socket_of
+from support.host import HostProcess, isolated_env, socket_of
 from whiteboard.vbrief.models import VBriefDocument
 
 KEY = "claude.ai:31"
@@ -113,7 +112,8 @@ def test_several_hosts(root):
         assert pids == {KEY: str(a.proc.pid), "chatgpt.com:1": str(b.proc.pid)}
         # Each key is found in the host that holds it.
         out = whiteboard(env, "export", "--key", "chatgpt.com:1")
-        assert out.returncode == 0 and json.loads(out.stdout)["sessionSnapshot"]["sessionInfo"]["agent"] == "chatgpt.com"
+        assert out.returncode == 0
+        assert json.loads(out.stdout)["sessionSnapshot"]["sessionInfo"]["agent"] == "chatgpt.com"
         # The same key in two hosts (two browsers): the user picks one.
         assert b.request("session.add", key=KEY, role="user", content="other browser")["ok"]
         both = whiteboard(env, "export", "--key", KEY)

@@ -1,5 +1,6 @@
 """The vault through the real host: kill -9 in the middle of writes loses nothing that was
-acknowledged, and no file anywhere holds a memory's text."""
+acknowledged, usage counted just before the browser closes the port is written at exit, and
+no file anywhere holds a memory's text."""
 
 import json
 import os
@@ -7,23 +8,17 @@ import signal
 import sqlite3
 import time
 
-from support.host import HostProcess, isolated_env
+from support.host import HostProcess, files_under, isolated_env
+from whiteboard.server.pool import QUEUE_JOBS
 
 MARKERS = ["PANGOLIN-MEMORY-4242", "walrus-preference-plan", "記憶マーカー", "tag-marker-5150", "edited-marker-99"]
-
-
-def files_under(root):
-    for dirpath, _, names in os.walk(root):
-        for name in names:
-            path = os.path.join(dirpath, name)
-            if os.path.isfile(path) and not os.path.islink(path):
-                yield path
 
 
 def test_kill_9_during_writes_loses_nothing_acknowledged(tmp_path):
     env = isolated_env(tmp_path)
     host = HostProcess(env=env)
-    total = 300
+    total = 200  # pipelined at once, within the worker pool's queue, so none is answered busy
+    assert total < QUEUE_JOBS
     for i in range(total):
         host.send({"id": i, "type": "memory.add", "text": f"Durable fact {i} about gliders",
                    "memory_type": "context"})
@@ -72,7 +67,7 @@ def test_no_file_holds_memory_text(tmp_path):
         time.sleep(0.2)
         # Also while the host runs, with the WAL in place.
         scanned = [p for p in files_under(tmp_path)]
-        assert any(p.endswith("memories.db-wal") for p in scanned)
+        assert any(p.name == "memories.db-wal" for p in scanned)
         for path in scanned:
             data = open(path, "rb").read()
             for marker in MARKERS:
@@ -83,3 +78,17 @@ def test_no_file_holds_memory_text(tmp_path):
             assert marker.encode() not in data, f"{path} holds {marker}"
     for marker in MARKERS:
         assert marker not in host.stderr_text
+
+
+def test_usage_queued_when_the_browser_closes_the_port_is_written(tmp_path):
+    env = isolated_env(tmp_path)
+    host = HostProcess(env=env)
+    assert host.request("site.settings", site="chatgpt.com", long_term=True)["ok"]
+    memory_id = host.request("memory.add", text="Prefers TypeScript for all projects",
+                             memory_type="preference")["memory_id"]
+    # The send and the end of input arrive together: the host exits right after replying.
+    host.send({"id": "send", "type": "chat.prepare_send", "key": "chatgpt.com:7", "site": "chatgpt.com",
+               "draft": "Help me set up a new frontend project, TypeScript or not?"})
+    assert host.close() == 0
+    with HostProcess(env=env) as again:
+        assert again.request("memory.get", memory_id=memory_id)["memory"]["usage_count"] == 1

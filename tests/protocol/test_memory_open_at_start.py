@@ -1,4 +1,4 @@
-"""The vault is opened and indexed when the host starts (DESIGN §5), but only for a user
+"""The vault is opened and indexed when the host starts (design §5), but only for a user
 who opted in somewhere: the first send on an opted-in site does not wait for it."""
 
 import os

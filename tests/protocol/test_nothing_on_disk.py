@@ -1,20 +1,10 @@
-"""Session content lives in RAM only (DESIGN §4): after a busy session the host has
+"""Session content lives in RAM only (design §4, §14): after a busy session the host has
 written no file that holds message text, anywhere under HOME, the XDG dirs or TMPDIR."""
 
-import os
-from pathlib import Path
 
-from support.host import HostProcess, isolated_env
+from support.host import HostProcess, files_under, isolated_env
 
 MARKERS = ["ZEBRA-MARKER-3141", "quokka-secret-plan", "日本語マーカー"]
-
-
-def files_under(root: Path):
-    for dirpath, _, names in os.walk(root):
-        for name in names:
-            path = Path(dirpath) / name
-            if path.is_file() and not path.is_symlink():
-                yield path
 
 
 def test_no_file_holds_message_text(tmp_path):

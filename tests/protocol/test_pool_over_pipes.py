@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from support.fake_openai import fake_openai, hang  # noqa: F401
-from support.host import ORIGIN, HostProcess, isolated_env
 import whiteboard
+from support.fake_openai import hang
+from support.host import HostProcess, isolated_env
 from whiteboard.server.pool import QUEUE_JOBS, THREADS
 
 # Reader, main, stack loader, cleanup timer, control socket, memory's own background threads:
@@ -106,16 +106,6 @@ def as_nobody_with_a_process_limit(limit: int):
     return drop
 
 
-class LimitedHost(HostProcess):
-    """The real host, started by another Python and with a preexec_fn."""
-
-    def __init__(self, env: dict, python: str, preexec_fn):
-        self.proc = subprocess.Popen([python, "-m", "whiteboard.server.main", ORIGIN], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, preexec_fn=preexec_fn)
-        self._next_id = 0
-        self._to_host, self._from_host_fd = self.proc.stdin, self.proc.stdout.fileno()
-
-
 def runs_as_nobody(python: str, env: dict, limit: int) -> bool:
     try:
         subprocess.run([python, "-c", "import whiteboard.server.main"], env=env, check=True, capture_output=True,
@@ -152,7 +142,7 @@ def test_a_burst_under_a_process_limit_does_not_crash_the_host(tmp_path):
                    if runs_as_nobody(p, env, limit)), None)
     if python is None:
         pytest.skip("another user cannot run a Python that imports the package here")
-    with LimitedHost(env, python, as_nobody_with_a_process_limit(limit)) as host:
+    with HostProcess(env, python=python, preexec_fn=as_nobody_with_a_process_limit(limit)) as host:
         assert host.request("ping")["ok"]
         count = 1000
         payload = b"".join(struct.pack("<I", len(b)) + b for b in (

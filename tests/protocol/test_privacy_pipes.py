@@ -4,6 +4,7 @@ reader thread, so it must neither stall the replies nor keep the host alive afte
 import time
 
 import pytest
+
 from support.hostile_text import BASE64URL, random_text, repeat_to
 
 MB = 1_000_000

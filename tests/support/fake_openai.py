@@ -11,8 +11,8 @@ embeddings of `embedding_dim` dimensions (similar texts get similar vectors).
     fake.script(garbage(b"not json"), path="/v1/embeddings")
     fake.script(flood(100_000_000))  # 100 MB of one line, never buffered whole
 
-Usage from a test module: `from support.fake_openai import fake_openai  # noqa: F401`
-(a pytest fixture), or `with FakeOpenAI() as fake: ...`. As a process (e.g. for a demo
+Usage: the `fake_openai` fixture (tests/conftest.py loads this module as a plugin), or
+`with FakeOpenAI() as fake: ...`. As a process (e.g. for a demo
 or a screenshot): `python tests/support/fake_openai.py --answer "..." --chunk-delay 0.05`
 prints its base URL and serves until killed.
 """
@@ -135,7 +135,7 @@ class FakeOpenAI:
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}/v1"
 
-    def start(self) -> "FakeOpenAI":
+    def start(self) -> FakeOpenAI:
         self._thread.start()
         return self
 
@@ -144,7 +144,7 @@ class FakeOpenAI:
         self._server.shutdown()
         self._server.server_close()
 
-    def __enter__(self) -> "FakeOpenAI":
+    def __enter__(self) -> FakeOpenAI:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -13,7 +13,8 @@ from whiteboard.privacy import REDACTED, Filtered
 _PRIVATE_SPAN = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("private_key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL)),
+    ("private_key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)",
+                               re.DOTALL)),
     ("api_key", re.compile(
         r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{16,}"
         r"|xai-[A-Za-z0-9]{20,}"

@@ -1,4 +1,4 @@
-"""Seed-middle-tail builder (DESIGN §4): budget, seed, tail, middle, no duplicates."""
+"""Seed-middle-tail builder (design §4): budget, seed, tail, middle, no duplicates."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -34,8 +34,8 @@ def test_node_unit_tests_pass():
 def test_eslint_passes():
     node()
     assert ESLINT.exists(), "ESLint is not installed: run `npm ci --prefix tools/eslint` (tests/run.sh does)"
-    done = run([str(ESLINT), "-c", "tools/eslint/eslint.config.mjs", "--max-warnings", "0", "extension", "tools", "tests/js",
-                "tests/e2e/example_site"])
+    done = run([str(ESLINT), "-c", "tools/eslint/eslint.config.mjs", "--max-warnings", "0",
+                "extension", "tools", "tests/js", "tests/e2e/example_site"])
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
 
 

@@ -1,4 +1,4 @@
-"""Byte-level framing: exact reads, the inbound cap, the outbound limit (DESIGN §2)."""
+"""Byte-level framing: exact reads, the inbound cap, the outbound limit (design §2)."""
 
 import io
 import json

@@ -1,4 +1,4 @@
-"""The injection block of DESIGN §5 and its stripping from captured turns."""
+"""The injection block of design §5 and its stripping from captured turns."""
 
 import pytest
 
@@ -37,7 +37,8 @@ def test_empty_block_is_empty():
     # A site that renders paragraphs with blank lines between them.
     "What should I eat?\n\n---\n\n[Whiteboard background · earlier in this tab]\n\nstuff\n\n---",
     # Both blocks, and a block the page cut short (no closing dashes).
-    "What should I eat?\n---\n[Whiteboard selection · 1 passage]\n> q\n---\n---\n[Whiteboard context · 2 memories]\n- x",
+    "What should I eat?\n---\n[Whiteboard selection · 1 passage]\n> q\n---\n"
+    "---\n[Whiteboard context · 2 memories]\n- x",
 ])
 def test_captured_turns_lose_every_whiteboard_block(sent):
     assert strip_blocks(sent) == "What should I eat?"

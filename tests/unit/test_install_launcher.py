@@ -2,6 +2,7 @@
 
 import json
 import os
+import shlex
 import struct
 import subprocess
 import sys
@@ -78,8 +79,12 @@ def test_launcher_overrides_an_inherited_origins_variable(tmp_path, bare_env):
 def test_launcher_quotes_paths_with_spaces_and_quotes(tmp_path, bare_env):
     odd = tmp_path / "it's a \"dir\" $HOME"
     odd.mkdir()
+    # A wrapper, not a symlink: a venv's python symlinked elsewhere no longer finds its
+    # pyvenv.cfg, so the package would be missing on a fresh machine. What is tested is
+    # the launcher quoting this folder's name.
     python = odd / "python"
-    python.symlink_to(sys.executable)
+    python.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} \"$@\"\n")
+    python.chmod(0o755)
     launcher = odd / "whiteboard-host"
     write_launcher(launcher, str(python), [ORIGIN], {"WHITEBOARD_LOG_LEVEL": "ERROR"})
     assert ping_via(launcher, ORIGIN, tmp_path, bare_env)["ok"] is True

@@ -1,4 +1,4 @@
-"""Where the manifest goes, per OS, browser and scope (DESIGN §2), computed for any OS on any OS.
+"""Where the manifest goes, per OS, browser and scope (design §2), computed for any OS on any OS.
 
 Expected paths are written out here by hand, not derived from the code's table.
 """

@@ -6,8 +6,16 @@ from pathlib import Path
 import pytest
 
 from whiteboard.config import EXTENSION_ID
-from whiteboard.install.manifest import (ManifestError, build_manifest, field_problems, origin_for, read_manifest,
-                                         render, validate_extension_id, write_manifest)
+from whiteboard.install.manifest import (
+    ManifestError,
+    build_manifest,
+    field_problems,
+    origin_for,
+    read_manifest,
+    render,
+    validate_extension_id,
+    write_manifest,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 ORIGIN = f"chrome-extension://{EXTENSION_ID}/"

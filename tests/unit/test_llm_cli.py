@@ -3,7 +3,7 @@
 import pytest
 from click.testing import CliRunner
 
-from support.fake_openai import fail, fake_openai  # noqa: F401
+from support.fake_openai import fail
 from whiteboard.cli import main
 
 KEY = "sk-cli-test-KEY-1234567890abcdef"

@@ -7,7 +7,8 @@ import time
 
 import psutil
 import pytest
-from support.fake_openai import cut, fail, fake_openai, flood, garbage, hang, reply  # noqa: F401
+
+from support.fake_openai import cut, fail, flood, garbage, hang, reply
 from whiteboard.llm.client import MAX_REPLY_BYTES, ChatClient
 from whiteboard.llm.endpoint import Endpoint, Timeouts
 from whiteboard.llm.errors import Cancelled, ModelUnavailable, ReplyTooLarge

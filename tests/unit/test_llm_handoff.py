@@ -1,10 +1,10 @@
-"""Handoff summary (DESIGN §7): six sections in the conversation's language, by model or extractively."""
+"""Handoff summary (design §7): six sections in the conversation's language, by model or extractively."""
 
 import json
 
 import pytest
 
-from support.fake_openai import fail, fake_openai, garbage, reply  # noqa: F401
+from support.fake_openai import fail, garbage, reply
 from whiteboard.llm.handoff import SECTIONS, TITLES, detect_language, make_handoff, parse_sections, render
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore
@@ -100,7 +100,7 @@ def test_the_model_handoff_is_parsed_and_asked_for_in_the_conversations_language
     assert "Chinese" in system["content"] and "浏览器插件" in user["content"]
 
 
-@pytest.mark.parametrize("step", [fail(500, times=3), reply("Sorry, I can't help with that."),
+@pytest.mark.parametrize("step", [fail(500, times=3, retry_after=0), reply("Sorry, I can't help with that."),
                                   reply('{"unrelated": "json"}'), garbage(b"nonsense")])
 def test_a_failing_or_unusable_model_falls_back_to_extractive(tmp_path, fake_openai, step):
     fake_openai.script(step)

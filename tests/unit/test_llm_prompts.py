@@ -1,4 +1,4 @@
-"""The two prompt modes of DESIGN §4, and the summary and handoff prompts."""
+"""The two prompt modes of design §4, and the summary and handoff prompts."""
 
 from whiteboard.llm.handoff import SECTIONS
 from whiteboard.llm.prompts import ask_messages, handoff_messages, summary_messages

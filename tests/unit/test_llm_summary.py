@@ -3,7 +3,7 @@ extractive on failure, and a late model answer never overwrites a newer fold."""
 
 import time
 
-from support.fake_openai import fail, fake_openai, hang, reply  # noqa: F401
+from support.fake_openai import fail, hang, reply
 from whiteboard.config import Limits
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore
@@ -63,7 +63,7 @@ def test_a_model_summary_is_held_to_800_tokens(tmp_path, fake_openai):
         store, summ = summarizer_for(tmp_path, fake_openai)
         session = fill(store)
         fold_pending(session, summ, TOKENS, CAP)
-        assert wait_until(lambda: session.summary_method == "model")
+        assert wait_until(lambda session=session: session.summary_method == "model")
         assert 0 < TOKENS.count(session.summary) <= CAP
 
 

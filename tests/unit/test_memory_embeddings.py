@@ -6,7 +6,8 @@ import json
 import time
 
 import pytest
-from support.fake_openai import EMBEDDINGS_PATH, Step, fail, fake_openai, hang  # noqa: F401
+
+from support.fake_openai import EMBEDDINGS_PATH, Step, fail, hang
 from whiteboard.memory import hub
 from whiteboard.memory.embed import EmbedConfig, RemoteEmbedder, config_from_env
 from whiteboard.memory.errors import EmbedFailed
@@ -37,14 +38,12 @@ def make(tmp_path):
         s.close()
 
 
-def wait_indexed(service, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        p = service.meanings.progress()
-        if p.state == "ready" and p.indexed == p.total:
-            return True
-        time.sleep(0.02)
-    return False
+def wait_indexed(service, timeout=30.0):
+    """Wait on the indexer itself (not a poll): it has handled every memory added so far."""
+    if not service.meanings.wait_idle(timeout):
+        return False
+    p = service.meanings.progress()
+    return p.state == "ready" and p.indexed == p.total
 
 
 def test_semantic_hits_join_full_text_ones(make, fake_openai):
@@ -115,9 +114,7 @@ def test_garbage_vectors_are_a_failure_not_a_crash(make, fake_openai):
                             content_type="application/json", times=100), path=EMBEDDINGS_PATH)
     service = make(fake_openai)
     service.add("Prefers TypeScript", "preference")
-    deadline = time.monotonic() + 5
-    while service.meanings.reason is None and time.monotonic() < deadline:
-        time.sleep(0.02)
+    assert service.meanings.wait_idle(30)
     assert "no usable vectors" in service.meanings.reason
     result = recall(service, TOKENS, "typescript")
     assert result.method == "fts" and [m.text for m in result.memories] == ["Prefers TypeScript"]
@@ -129,9 +126,7 @@ def test_unreachable_endpoint(make):
 
     service = make(Nowhere)
     service.add("Prefers TypeScript", "preference")
-    deadline = time.monotonic() + 5
-    while service.meanings.reason is None and time.monotonic() < deadline:
-        time.sleep(0.02)
+    assert service.meanings.wait_idle(30)
     result = recall(service, TOKENS, "typescript")
     assert result.method == "fts" and [m.text for m in result.memories] == ["Prefers TypeScript"]
     assert "cannot be reached" in service.meanings.reason

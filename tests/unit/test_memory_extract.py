@@ -6,7 +6,6 @@ import time
 
 import pytest
 
-from support.fake_openai import fake_openai  # noqa: F401
 from whiteboard.config import Limits
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore
@@ -33,8 +32,8 @@ def test_lasting_first_person_facts_of_each_type():
 
 
 def test_japanese_and_korean_facts_without_a_model():
-    japanese = facts(["私はTypeScriptが好きです。東京に住んでいます。", "Pythonを勉強しています。", "僕はエンジニアです。",
-                      "私の目標はフルマラソンを走ることです。"])
+    japanese = facts(["私はTypeScriptが好きです。東京に住んでいます。", "Pythonを勉強しています。",
+                      "僕はエンジニアです。", "私の目標はフルマラソンを走ることです。"])
     assert japanese == {("preference", "TypeScriptが好き"), ("context", "東京に住んでいます"),
                         ("objective", "Pythonを勉強しています"), ("skill", "エンジニアです"),
                         ("objective", "目標はフルマラソンを走ることです")}

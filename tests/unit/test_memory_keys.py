@@ -13,6 +13,7 @@ import stat
 import time
 
 import pytest
+
 from whiteboard import crypto
 from whiteboard.llm.settings import SettingsStore
 from whiteboard.memory import text as T

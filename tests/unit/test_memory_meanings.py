@@ -9,6 +9,7 @@ import time
 
 import numpy as np
 import pytest
+
 from whiteboard.memory import embedder as bundled
 from whiteboard.memory.recall import recall
 from whiteboard.memory.service import MemoryService
@@ -65,14 +66,12 @@ def open_service(tmp_path):
         s.close()
 
 
-def wait_indexed(service, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        p = service.meanings.progress()
-        if p.state == "ready" and p.indexed == p.total:
-            return p
-        time.sleep(0.01)
-    raise AssertionError(f"not indexed: {service.meanings.progress()}")
+def wait_indexed(service, timeout=30.0):
+    """Wait on the indexer itself (not a poll): it has handled every memory added so far."""
+    assert service.meanings.wait_idle(timeout), "the indexer did not catch up"
+    p = service.meanings.progress()
+    assert p.state == "ready" and p.indexed == p.total, f"not indexed: {p}"
+    return p
 
 
 def vector_rows(tmp_path):
@@ -275,3 +274,42 @@ def test_loaded_embedder_never_loads(monkeypatch):
         assert bundled.loaded_embedder() is bundled.local_embedder()
     finally:
         bundled.reset_for_tests()
+
+
+def test_wait_idle_waits_for_changes_made_before_it_not_a_moment(open_service):
+    """wait_idle is the indexer's own word that it has handled every change made so far:
+    while a batch is held it times out, and once released it returns with all indexed."""
+    gate = threading.Event()
+    service = open_service(lambda: ToyEmbedder(gate=gate))
+    service.add("Allergic to peanuts", "context")
+    assert not service.meanings.wait_idle(0.2)
+    service.add("Prefers TypeScript", "preference")  # made while the first batch is held
+    gate.set()
+    assert service.meanings.wait_idle(30)
+    progress = service.meanings.progress()
+    assert (progress.state, progress.indexed, progress.total) == ("ready", 2, 2)
+
+
+def test_the_draft_is_embedded_while_full_text_runs(open_service, monkeypatch):
+    """The send's deadline covers full text and the draft's embedding together: the
+    embedding starts before the full-text search, not after it."""
+    started = threading.Event()
+
+    class Watched(ToyEmbedder):
+        def embed_queries(self, texts):
+            started.set()
+            return super().embed_queries(texts)
+
+    service = open_service(lambda: Watched())
+    m, _ = service.add("Allergic to peanuts", "context")
+    wait_indexed(service)
+    search = service.index.search
+    seen = []
+
+    def watched_search(*args, **kwargs):
+        seen.append(started.wait(5))
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(service.index, "search", watched_search)
+    result = recall(service, TOKENS, "a satay dinner")
+    assert seen == [True] and result.method == "hybrid" and [x.id for x in result.memories] == [m.id]

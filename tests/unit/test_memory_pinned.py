@@ -8,6 +8,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+
 from whiteboard.app import App
 from whiteboard.cli import main
 from whiteboard.memory import transfer

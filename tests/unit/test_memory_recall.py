@@ -7,6 +7,7 @@ import time
 import pytest
 
 from whiteboard.app import App
+from whiteboard.memory import text as T
 from whiteboard.memory.inject import strip_blocks
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.recall import RecallSettings, count_use, recall, recall_for_send
@@ -46,6 +47,14 @@ def test_best_match_first_and_unrelated_queries_get_nothing(service):
                                   "Uses Claude Code and Cursor as development tools"}
     assert recall(service, TOKENS, "What's the weather like in Paris tomorrow?").memories == ()
     assert recall(service, TOKENS, "Can you please help me with this?").memories == ()
+
+
+def test_word_variants_meet_through_sqlites_porter_stemmer(service):
+    assert T.stems(["prefers", "preferred", "running", "runs", "libraries"]) == ["prefer", "prefer", "run", "run",
+                                                                                  "librari"]
+    put(service, "Has been running marathons since 2019", "Preferred libraries: numpy and pandas")
+    assert texts(recall(service, TOKENS, "how many runs a week?")) == ["Has been running marathons since 2019"]
+    assert texts(recall(service, TOKENS, "which library do I prefer?")) == ["Preferred libraries: numpy and pandas"]
 
 
 def test_a_word_found_in_much_of_a_large_vault_is_not_enough(service):
@@ -160,3 +169,18 @@ def test_recall_for_send_never_raises(app, tmp_path):
     result = recall_for_send(app, "claude.ai", "typescript")
     assert result.block == "" and "wrong key" in result.note
     assert recall_for_send(app, "not a site!", "typescript").block == ""
+
+
+def test_recall_for_send_survives_a_bug_in_recall(app, monkeypatch, caplog):
+    """Not only the named errors: any failure inside recall gives an empty result with a note,
+    and the log names the error's type, never the draft."""
+    app.memory.add("Prefers TypeScript", "preference")
+    app.memory.sites.update("claude.ai", long_term=True)
+
+    def broken(*args, **kwargs):
+        raise ValueError("secret draft text")
+
+    monkeypatch.setattr(app.memory.index, "search", broken)
+    result = recall_for_send(app, "claude.ai", "typescript please")
+    assert result.block == "" and result.note == "recall failed (ValueError); sent without memories"
+    assert "secret draft text" not in caplog.text and "typescript" not in caplog.text

@@ -1,4 +1,4 @@
-"""The extraction window: runs after 30 s without a new message (DESIGN §5)."""
+"""The extraction window: runs after 30 s without a new message (design §5)."""
 
 import threading
 import time

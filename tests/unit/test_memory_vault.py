@@ -9,6 +9,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from whiteboard import crypto
 from whiteboard.memory.errors import MemoryDamaged, VaultUnavailable
 from whiteboard.memory.model import Memory, new_memory_id

@@ -1,4 +1,4 @@
-"""Privacy filter (DESIGN §6): what is removed, and what is left alone."""
+"""Privacy filter (design §6): what is removed, and what is left alone."""
 
 import pytest
 

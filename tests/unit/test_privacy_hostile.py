@@ -8,6 +8,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from support.hostile_text import (
     ATOMS,
     SEPARATORS,

@@ -1,4 +1,4 @@
-"""RAM store limits (DESIGN §4): cap, seed, session count, TTL, cleanup."""
+"""RAM store limits (design §4): cap, seed, session count, TTL, cleanup."""
 
 import threading
 
@@ -104,3 +104,50 @@ def test_property_cap_and_seed(n, cap):
     assert session.count == min(n, cap)
     assert session.all_messages()[0].content == "m0"
     assert [m.content for m in session.messages] == [f"m{i}" for i in range(max(0, n - cap), n)]
+
+
+def held_bytes(session) -> int:
+    """Bytes of text the session references (the seed once, pending selections are kept messages)."""
+    held = {id(m): m.size for m in [*session.messages, *session.unfolded, *session.pending_selections]}
+    if session.seed is not None:
+        held[id(session.seed)] = session.seed.size
+    return sum(held.values())
+
+
+def test_two_hundred_megabyte_messages_stay_within_the_byte_bounds():
+    """The audit's case: 200 x 1 MB to one tab held 268 MB while the count read 50."""
+    from whiteboard.app import App
+
+    app = App()
+    store, limits = app.sessions, app.sessions.limits
+    big = "x" * (1 << 20)
+    worst = 0
+    for i in range(200):
+        source = "selection" if i % 3 == 0 else "chat"
+        session = store.add("t:1", "user", f"{i} {big}", source=source)
+        worst = max(worst, held_bytes(session))
+        assert session.kept_bytes == sum(m.size for m in session.messages)
+        assert session.unfolded_bytes == sum(m.size for m in session.unfolded)
+    assert worst <= 2 * limits.max_session_bytes + 2 * (len(big) + 8)
+    assert session.kept_bytes <= limits.max_session_bytes
+    assert session.summary  # what went is folded, not silently lost
+    assert session.seed.content.startswith("0 ")
+    kept = {m.seq for m in session.messages}
+    assert all(m.seq in kept for m in session.pending_selections)
+
+
+def test_pending_selections_go_with_their_messages_past_the_count_cap():
+    store = SessionStore(Limits(max_messages=3))
+    for i in range(6):
+        store.add("t:1", "user", f"selection {i}", source="selection")
+    session = store.get("t:1")
+    assert [m.content for m in session.pending_selections] == ["selection 3", "selection 4", "selection 5"]
+
+
+def test_one_message_over_the_byte_cap_is_still_kept_as_the_newest():
+    store = SessionStore(Limits(max_session_bytes=10))
+    store.add("t:1", "user", "short")
+    session = store.add("t:1", "user", "a message longer than ten bytes")
+    assert [m.content for m in session.messages] == ["a message longer than ten bytes"]
+    assert [m.content for m in session.unfolded] == []  # the first message is the seed, kept apart
+    assert session.seed.content == "short"

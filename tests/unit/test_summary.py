@@ -1,4 +1,4 @@
-"""Rolling summary (DESIGN §4): incremental, extractive, <= 800 tokens, never empty."""
+"""Rolling summary (design §4): incremental, extractive, <= 800 tokens, never empty."""
 
 from whiteboard.config import Limits
 from whiteboard.sessions.store import Message, SessionStore

@@ -3,7 +3,7 @@
 import json
 import re
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -176,7 +176,8 @@ SECRET_CONVERSATION = [
     ("user", "chat", f"Here is my key {SECRETS['openai']} and my GitHub token {SECRETS['github']}."),
     ("assistant", "chat", f"Never paste keys. Also AWS key {SECRETS['aws']} should be rotated."),
     ("user", "chat", f"Mail me at {SECRETS['email']}. <private>{SECRETS['private']}</private> Thanks!"),
-    ("user", "selection", f"export DB_PASSWORD={SECRETS['password']}\ncurl -H 'Authorization: Bearer {SECRETS['bearer']}'"),
+    ("user", "selection",
+     f"export DB_PASSWORD={SECRETS['password']}\ncurl -H 'Authorization: Bearer {SECRETS['bearer']}'"),
     ("assistant", "chat", "Done. We will use environment variables for every secret from now on."),
 ]
 
@@ -184,7 +185,8 @@ SECRET_CONVERSATION = [
 def assert_no_secret(document_json: str):
     for name, secret in SECRETS.items():
         assert secret not in document_json, f"{name} leaked into the export"
-    assert "4921" not in document_json and "<private>" not in document_json
+    # The PIN as a number of its own: a timestamp's or an id's digits may hold 4921 by chance.
+    assert not re.search(r"(?<!\d)4921(?!\d)", document_json) and "<private>" not in document_json
 
 
 def test_a_session_with_secrets_exports_none_of_them(counter):
@@ -340,5 +342,5 @@ def test_an_unreachable_model_falls_back_to_extraction(counter, tmp_path):
 
 
 def test_compression_never_returns_something_larger(counter):
-    level, compressed = Compressor(counter).compress("ok", 1, "reference", "chat.user", datetime.now(timezone.utc))
+    level, compressed = Compressor(counter).compress("ok", 1, "reference", "chat.user", datetime.now(UTC))
     assert (level, compressed) == ("verbatim", None)

@@ -1,4 +1,4 @@
-// chatgpt.com selectors, from the saved real pages (DESIGN §9, tests/e2e/pages) and the
+// chatgpt.com selectors, from the saved real pages (design §9, tests/e2e/pages) and the
 // tools listed in ../shared/data/dom/SELECTORS.md. Newest layout first; `pages` are the
 // saved pages each selector must match (checked in Chromium by tests/e2e/test_selectors.py).
 (() => {

@@ -1,5 +1,5 @@
 // Reading and replacing a composer's text through the editor's own input path
-// (DESIGN §8): execCommand("insertText") behaves like typing, so ProseMirror/tiptap
+// (design §8): execCommand("insertText") behaves like typing, so ProseMirror/tiptap
 // state and undo stay right, and text is only ever inserted as text, never as markup.
 (() => {
   const W = (globalThis.Whiteboard ??= {});

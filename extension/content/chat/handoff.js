@@ -1,4 +1,4 @@
-// The chat page's side of "Continue in <site>" (DESIGN §7).
+// The chat page's side of "Continue in <site>" (design §7).
 // Sending end: the popup asks this page to record the conversation shown (KIND.engage, the
 // user's click is the act) before it asks the host for the handoff note.
 // Receiving end: when this tab was opened for a handoff, the worker holds the note for

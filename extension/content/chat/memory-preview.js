@@ -1,6 +1,6 @@
-// The memory preview near the composer (DESIGN §5), only on a chat site where the user
+// The memory preview near the composer (design §5), only on a chat site where the user
 // turned long-term memory on. While there is a draft, a chip says memories may go with
-// the send; nothing reaches the host until the user clicks it (DESIGN §8: the click is
+// the send; nothing reaches the host until the user clicks it (design §8: the click is
 // the act). Then the host says which memories a send of this draft would carry
 // (chat.preview records nothing), the chip shows "N memories will be added", the list
 // opens, and a switch leaves them out of the next send only. While the list is open it

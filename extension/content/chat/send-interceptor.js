@@ -1,4 +1,4 @@
-// Send interception (DESIGN §8). Enter (no Shift, not composing), a click on the send
+// Send interception (design §8). Enter (no Shift, not composing), a click on the send
 // button and a composer form's submit are caught in the capture phase before the site
 // sees them; the draft goes to the host (chat.prepare_send), the text it returns replaces
 // the draft through the editor's input path, and the same gesture is replayed once so

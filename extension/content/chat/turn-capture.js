@@ -1,6 +1,6 @@
 // Turn capture: the conversation shown on the page joins the tab's session once the
 // user acts here (a send, or a selection captured), and every assistant reply joins
-// when it has finished streaming, never mid-stream (DESIGN §8). The host skips turns it
+// when it has finished streaming, never mid-stream (design §8). The host skips turns it
 // already holds (chat.attach), so a reload or a replayed turn is not recorded twice.
 (() => {
   const W = (globalThis.Whiteboard ??= {});

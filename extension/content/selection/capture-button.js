@@ -1,4 +1,4 @@
-// Selection capture on any page (DESIGN §8): a small button appears near a text
+// Selection capture on any page (design §8): a small button appears near a text
 // selection; only a click on it sends the selection to the host, where it joins this
 // tab's session (the seed when it is the first thing) and waits for the next send.
 (() => {

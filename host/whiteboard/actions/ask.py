@@ -1,6 +1,6 @@
 """ask.start / ask.cancel: a question to the configured model, answered as a stream.
 
-The tab's context is built per DESIGN §4 in the request's mode; the answer streams
+The tab's context is built per design §4 in the request's mode; the answer streams
 back as ask.delta events, then one reply. The exchange (selection, question, answer)
 joins the tab's session after privacy.redact, like anything captured.
 """

@@ -3,7 +3,7 @@ memories injected; chat.preview shows the memories first.
 
 chat.prepare_send records the user's message (Whiteboard blocks stripped, privacy
 filter applied) and returns the text to send: the draft as typed, followed by the
-blocks of DESIGN §5 framing. Each block opens with a `---` line and a
+blocks of design §5 framing. Each block opens with a `---` line and a
 `[Whiteboard <kind> ...]` header and closes with `---`, so strip_blocks removes them
 from captured turns and nothing Whiteboard injected is ever recorded as the user's words.
 Every message recorded restarts the tab's extraction timer on an opted-in site.
@@ -58,7 +58,7 @@ def memory_on(app, key: str) -> bool:
 
 
 def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> list[Block]:
-    """Long-term memories for this send (DESIGN §5), the pinned ones first: none unless the
+    """Long-term memories for this send (design §5), the pinned ones first: none unless the
     tab's site opted in and the user did not leave them out of this send; within the `room`
     left in the budget (recalled ones go first when it is short). Never fails the send."""
     site = memory_site(req.key)
@@ -110,7 +110,7 @@ def _render_selections(texts: list[str]) -> str:
 
 
 def background_block(app, key: str, budget: int, exclude: set[int], draft: str) -> Block | None:
-    """The tab's earlier content in the new-selection (background only) mode of DESIGN §4,
+    """The tab's earlier content in the new-selection (background only) mode of design §4,
     what the draft is about first."""
     header = "[Whiteboard background · earlier in this tab]"
     overhead = app.tokens.count(_fence(header, "")) + 1

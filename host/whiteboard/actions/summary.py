@@ -1,4 +1,4 @@
-"""session.summary: the rolling summary of what left a tab's context (DESIGN §4)."""
+"""session.summary: the rolling summary of what left a tab's context (design §4)."""
 
 from __future__ import annotations
 

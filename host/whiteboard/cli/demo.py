@@ -15,8 +15,8 @@ from pathlib import Path
 
 import click
 
-from . import main
 from ..config import EXTENSION_ID
+from . import main
 
 DEMO_URL = "https://chatgpt.com/"
 
@@ -109,8 +109,8 @@ def _tour(binary: str, args: list[str], env: dict, log: Path, screenshot: Path, 
             click.echo(f"popup: {popup_screenshot}")
     except (CdpError, OSError) as exc:
         said = log_tail(log)
-        raise click.ClickException(f"the demo did not complete: {exc}" + (f"\nthe browser said:\n{said}" if said else "")
-                                   ) from None
+        raise click.ClickException(f"the demo did not complete: {exc}"
+                                   + (f"\nthe browser said:\n{said}" if said else "")) from None
     finally:
         try:
             cdp.send("Browser.close", timeout=5)

@@ -64,7 +64,7 @@ class ControlClient:
         self._in.close()
         self._sock.close()
 
-    def __enter__(self) -> "ControlClient":
+    def __enter__(self) -> ControlClient:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -9,8 +9,19 @@ import click
 
 from .. import HOST_NAME
 from ..config import EXTENSION_ID
-from ..install import (BROWSERS, Change, InstallError, Platform, Target, detected_browsers, diagnose,
-                       diagnose_profile, install, uninstall, validate_extension_id)
+from ..install import (
+    BROWSERS,
+    Change,
+    InstallError,
+    Platform,
+    Target,
+    detected_browsers,
+    diagnose,
+    diagnose_profile,
+    install,
+    uninstall,
+    validate_extension_id,
+)
 from ..install.doctor import Report, check_embedding_model, exit_code
 from ..install.manifest import origin_for
 from . import main

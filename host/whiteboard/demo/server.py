@@ -50,7 +50,7 @@ class Certificate:
     def __init__(self, directory: Path):
         key = ec.generate_private_key(ec.SECP256R1())
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Whiteboard demo")])
-        now = dt.datetime.now(dt.timezone.utc)
+        now = dt.datetime.now(dt.UTC)
         cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
                 .serial_number(x509.random_serial_number())
                 .not_valid_before(now - dt.timedelta(minutes=5)).not_valid_after(now + dt.timedelta(days=2))
@@ -73,7 +73,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.files = files
         super().__init__(*args, **kwargs)
 
-    def do_GET(self):  # noqa: N802 - http.server's naming
+    def do_GET(self):
         path = self.path.split("?", 1)[0]
         found = self.files.get(path) or (self.files["/"] if path.startswith("/c/") else None)
         if found is None:
@@ -108,7 +108,7 @@ class DemoServer:
         self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="demo-server", daemon=True)
 
-    def start(self) -> "DemoServer":
+    def start(self) -> DemoServer:
         self.thread.start()
         return self
 

@@ -43,17 +43,25 @@ class Tour:
     def js(self, expression: str):
         result = self.page("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True})
         if "exceptionDetails" in result:
-            raise CdpError(f"page script failed: {result['exceptionDetails'].get('text')}")
+            details = result["exceptionDetails"]
+            why = details.get("exception", {}).get("description") or details.get("text")
+            raise CdpError(f"page script failed: {why}")
         return result["result"].get("value")
 
     def until(self, expression: str, what: str, timeout: float = 15):
+        """Poll until the expression is truthy. A page still loading (no body yet, a script not
+        run yet) can make it throw: that counts as "not yet", as on a slow, busy machine."""
         deadline = time.monotonic() + timeout
+        failure = None
         while time.monotonic() < deadline:
-            value = self.js(expression)
+            try:
+                value = self.js(expression)
+            except CdpError as error:
+                value, failure = None, error
             if value:
                 return value
             time.sleep(0.1)
-        raise CdpError(f"timed out waiting for {what}")
+        raise CdpError(f"timed out waiting for {what}" + (f" (last: {failure})" if failure else ""))
 
     def center(self, selector: str) -> tuple[float, float]:
         box = self.until(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) return null;"
@@ -69,7 +77,8 @@ class Tour:
     def press_enter(self) -> None:
         for kind in ("keyDown", "keyUp"):
             self.page("Input.dispatchKeyEvent", {"type": kind, "key": "Enter", "code": "Enter",
-                                                 "windowsVirtualKeyCode": 13, "text": "\r" if kind == "keyDown" else ""})
+                                                 "windowsVirtualKeyCode": 13,
+                                                 "text": "\r" if kind == "keyDown" else ""})
 
     def screenshot(self, path: Path) -> None:
         data = self.page("Page.captureScreenshot", {"format": "png"})["data"]

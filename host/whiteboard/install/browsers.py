@@ -1,6 +1,6 @@
 """The Chrome-family browsers we register with, and where each looks for native hosts.
 
-Facts per DESIGN §2. On Linux and macOS a browser reads `<user data dir>/NativeMessagingHosts`
+Facts per design §2. On Linux and macOS a browser reads `<user data dir>/NativeMessagingHosts`
 (so `--user-data-dir=X` reads `X/NativeMessagingHosts`) plus one system-wide directory;
 on Windows it reads the default value of a registry key naming the manifest file.
 """

@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import remove_empty_dir
 from .browsers import BROWSERS
 from .errors import InstallError
-from ..files import remove_empty_dir
 from .launcher import default_python, is_our_launcher, write_launcher
 from .locations import Target
-from .manifest import (ManifestError, build_manifest, is_ours, origin_for, origins_of, read_manifest,
-                       write_manifest)
+from .manifest import ManifestError, build_manifest, is_ours, origin_for, origins_of, read_manifest, write_manifest
 from .registry import Registry, default_registry
 
 

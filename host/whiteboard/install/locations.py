@@ -35,7 +35,7 @@ class Platform:
             raise ValueError(f"unsupported OS {self.os!r}: Whiteboard supports Linux, macOS and Windows")
 
     @classmethod
-    def current(cls) -> "Platform":
+    def current(cls) -> Platform:
         name = "linux" if sys.platform.startswith(("linux", "freebsd", "openbsd")) else sys.platform
         return cls(os=name, home=Path.home(), data_dir=data_dir(), env=dict(os.environ))
 

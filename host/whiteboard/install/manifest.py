@@ -1,4 +1,4 @@
-"""The native-messaging host manifest (DESIGN §2): build it, write it, read and check it.
+"""The native-messaging host manifest (design §2): build it, write it, read and check it.
 
 manifests/chrome/com.whiteboard.host.json is the reference template of what this writes;
 a test renders it and compares.

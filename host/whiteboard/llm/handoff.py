@@ -1,4 +1,4 @@
-"""Handoff summary (DESIGN §7): six sections in the conversation's language, so the
+"""Handoff summary (design §7): six sections in the conversation's language, so the
 conversation can go on in another chat site. Made by the model when one is configured
 (it answers a JSON object), otherwise - or when the model fails or answers something
 unusable - extractively from the session's own sentences.

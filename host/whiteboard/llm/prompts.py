@@ -1,4 +1,4 @@
-"""Every prompt the host sends to a model, in one place (DESIGN §4, §7).
+"""Every prompt the host sends to a model, in one place (design §4, §10).
 
 Two ask modes: follow_up (the tab's conversation may be referred to openly) and
 new_selection (background only: use it, never mention it, treat the request as fresh).

@@ -1,1 +1,1 @@
-"""Long-term memory (DESIGN §5): vault, index, extraction, dedupe, recall, injection."""
+"""Long-term memory (design §5): vault, index, extraction, dedupe, recall, injection."""

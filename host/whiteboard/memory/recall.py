@@ -1,13 +1,15 @@
-"""Recall (DESIGN §5): a query -> at most 5 memories, the injection block, its tokens.
+"""Recall (design §5): a query -> at most 5 memories, the injection block, its tokens.
 
 Hybrid: full-text hits above an absolute BM25 floor (idf smoothed by a fixed background,
-so it means the same in a 5-memory vault and a 100k one) and meaning hits above an
-absolute cosine floor, fused by reciprocal rank (a full-text hit whose meaning is far from
-the draft's, under the model's `confirm_cosine`, is dropped: one shared word such as
-"Berlin" in "When did the Berlin Wall fall?" is not enough); then near-duplicate removal, at most 5,
-and a token cap on the block. Each floor is absolute, not a rank: a request unrelated to
-every memory injects nothing. Memories not yet embedded, a draft not embedded within its
-deadline, or no model at all: full text alone (`method` says which, `note` why).
+so it means the same in a 5-memory vault and a 100k one) and meaning hits above a cosine
+floor (for the bundled model, a lower one when its context gate says the draft wants
+personal context: context_gate.py), fused by reciprocal rank (a full-text hit whose
+meaning is far from the draft's, under the model's `confirm_cosine`, is dropped: one shared
+word such as "Berlin" in "When did the Berlin Wall fall?" is not enough); then
+near-duplicate removal, at most 5, and a token cap on the block. No floor depends on the
+other memories or their number: a request unrelated to every memory injects nothing in
+any vault. Memories not yet embedded, a draft not embedded within its deadline, or no
+model at all: full text alone (`method` says which, `note` why).
 
 For the chat flow (actions/chat.py): `recall_for_send` (empty unless the site opted in;
 never raises), `count_use` (usage of the memories a send really carried) and
@@ -27,7 +29,10 @@ from .inject import BlockLine, format_block, format_line, strip_blocks
 from .model import Memory
 
 log = logging.getLogger("whiteboard.memory.recall")
-RRF_K = 60
+# Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) and the depth
+# of each ranking were chosen on LoCoMo conversations 1-5 (docs/memory.md); 6-10 only measured.
+RRF_K = 10
+MEANING_WEIGHT = 0.6
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class RecallSettings:
     relative: float = 0.35  # of the best hit's score
     min_cosine: float = 0.45  # for a model without its own calibrated floor (an endpoint)
     duplicate: float = 0.8  # results this similar to a better one are dropped
-    depth: int = 20
+    depth: int = 50  # of each ranking before fusion
 
 
 DEFAULT = RecallSettings()
@@ -61,6 +66,9 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     query = redact(strip_blocks(query)).text
     if not query.strip() or not service.ready():
         return RecallResult()
+    meanings = service.meanings
+    # The draft is embedded (off the GIL) while full text runs: the deadline covers both.
+    query_vector = meanings.begin_query(query) if meanings is not None else None
     hits = service.index.search(query, limit=settings.depth + len(exclude), min_score=settings.min_score)
     hits = [h for h in hits if h.memory.id not in exclude]
     if hits:
@@ -68,19 +76,17 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
         hits = [h for h in hits if h.score >= floor]
     ranked = [h.memory for h in hits]
     method, note = "fts", None
-    meanings = service.meanings
-    if meanings is not None:
-        vector, note = meanings.query_vector(query)
+    if query_vector is not None:
+        vector, note = query_vector()
         if vector is not None:
-            min_cosine = getattr(meanings.embedder, "min_cosine", settings.min_cosine)
             confirm = getattr(meanings.embedder, "confirm_cosine", None)
             if confirm is not None:  # a shared word alone is not enough when the meanings disagree
                 cosines = meanings.vectors.cosines([m.id for m in ranked], vector)
                 ranked = [m for m in ranked if cosines.get(m.id, 1.0) >= confirm]
-            near = meanings.vectors.search(vector, settings.depth, min_cosine)
+            near = meanings.vectors.search(vector, settings.depth, cosine_floor(meanings.embedder, vector, settings))
             with service.index.lock:  # another thread may be changing the index
                 found = [service.index.memories.get(i) for i, _ in near]
-            ranked = fuse(ranked, [m for m in found if m is not None])
+            ranked = fuse_hybrid(ranked, [m for m in found if m is not None])
             method = "hybrid"
         elif meanings.reason and note is None:
             note = f"semantic search unavailable, used full text: {meanings.reason}"
@@ -96,14 +102,24 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
                         tuple(lines))
 
 
-def fuse(*rankings: list) -> list:
-    """Reciprocal-rank fusion of rankings of memories (or ids): best first."""
+def cosine_floor(embedder, vector, settings: RecallSettings) -> float:
+    """The cosine a memory needs for this draft: the model's own decision (the bundled model
+    asks its context gate), else its fixed floor, else the settings' (an endpoint)."""
+    decide = getattr(embedder, "cosine_floor", None)
+    if decide is not None:
+        return decide(vector)
+    return getattr(embedder, "min_cosine", settings.min_cosine)
+
+
+def fuse_hybrid(full_text: list, meanings: list) -> list:
+    """Reciprocal-rank fusion of a full-text ranking and a meaning ranking of memories (or
+    ids): best first."""
     scores: dict = {}
     by_key: dict = {}
-    for ranking in rankings:
+    for ranking, weight in ((full_text, 1.0), (meanings, MEANING_WEIGHT)):
         for rank, item in enumerate(ranking):
             key = getattr(item, "id", item)
-            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank + 1)
+            scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank + 1)
             by_key[key] = item
     return [by_key[k] for k in sorted(scores, key=lambda k: -scores[k])]
 
@@ -168,12 +184,15 @@ def recall_for_send(app, site: str, draft: str, room: int | None = None) -> Reca
     except WhiteboardError as exc:
         log.warning("recall skipped: %s", type(exc).__name__)
         return RecallResult(note=exc.message)
+    except Exception as exc:  # noqa: BLE001 - a bug in recall must not cost the send (its text is not logged)
+        log.error("recall failed: %s", type(exc).__name__)
+        return RecallResult(note=f"recall failed ({type(exc).__name__}); sent without memories")
     return result
 
 
 def count_use(app, memory_ids: list[str]) -> None:
     """Memories that went with a send: their usage count and last use are queued for a
-    background thread (DESIGN §5), off the send path."""
+    background thread (design §5), off the send path."""
     if memory_ids:
         app.memory.usage.record(memory_ids)
 

@@ -1,12 +1,16 @@
 """Word and CJK handling shared by search, dedupe and extraction.
 
-Words: lowercased, accents folded, split on \\w runs (the way FTS5's unicode61 does).
+Words: lowercased, accents folded, split on \\w runs (the way FTS5's unicode61 does), and
+stemmed by SQLite FTS5's own `porter` tokenizer, the one the search index uses (measured on
+LoCoMo as good as or better than the light suffix strip it replaced: docs/memory.md).
 CJK has no spaces, so its runs are compared by character trigrams and bigrams.
 """
 
 from __future__ import annotations
 
 import re
+import sqlite3
+import threading
 import unicodedata
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -28,7 +32,41 @@ help tell show make want need know think like use using used write explain give 
 one two lot okay ok hi hello hey sure maybe something anything everything someone redacted
 """.split())
 
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s")
+PORTER = "porter unicode61 remove_diacritics 2"
+STEM_CACHE = 50_000  # words; the cache starts over past this
+
+
+class _PorterStems:
+    """Word -> stem by SQLite's porter tokenizer, cached: each new word is put through a
+    scratch FTS5 table and read back from its vocabulary (SQLite has no stem() function)."""
+
+    def __init__(self) -> None:
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.executescript(f"""
+            CREATE VIRTUAL TABLE scratch USING fts5(word, tokenize = '{PORTER}');
+            CREATE VIRTUAL TABLE scratch_v USING fts5vocab(scratch, instance);
+        """)
+        self._lock = threading.Lock()
+        self._cache: dict[str, str] = {}
+
+    def stems(self, words: list[str]) -> list[str]:
+        with self._lock:
+            missing = [w for w in dict.fromkeys(words) if w not in self._cache]
+            if missing:
+                if len(self._cache) + len(missing) > STEM_CACHE:
+                    self._cache.clear()
+                    missing = list(dict.fromkeys(words))
+                self._db.executemany("INSERT INTO scratch (rowid, word) VALUES (?, ?)", enumerate(missing, 1))
+                found: dict[int, str] = {}
+                for doc, term in self._db.execute("SELECT doc, term FROM scratch_v ORDER BY doc, offset"):
+                    found.setdefault(doc, term)
+                self._db.execute("DELETE FROM scratch")
+                for rowid, word in enumerate(missing, 1):
+                    self._cache[word] = found.get(rowid, word)
+            return [self._cache[w] for w in words]
+
+
+_stems = _PorterStems()
 
 
 def fold(text: str) -> str:
@@ -55,21 +93,25 @@ def length(text: str) -> int:
     return len(_WORD.findall(_CJK.sub(" ", text) if runs else text)) + sum(len(r) for r in runs)
 
 
-def stem(word: str) -> str:
-    """A light suffix strip: query words match their variants as FTS5 prefixes (prefer*)."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
+def stems(word_list: list[str]) -> list[str]:
+    """Each word's porter stem (prefers, preferred -> prefer), as the search index stores it."""
+    return _stems.stems(word_list)
+
+
+def content_words(text: str, limit: int | None = None) -> dict[str, str]:
+    """The words that carry meaning: stem -> the first word written with it, in order of
+    appearance (stop words and asking verbs dropped); from the first `limit` such words."""
+    kept = list(dict.fromkeys(w for w in words(text) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())))
+    kept = kept[:limit]
+    out: dict[str, str] = {}
+    for word, stem in zip(kept, stems(kept)):
+        out.setdefault(stem, word)
+    return out
 
 
 def content_terms(text: str) -> list[str]:
     """Distinct stems of the words that carry meaning, in order of appearance."""
-    seen: dict[str, None] = {}
-    for w in words(text):
-        if w not in STOPWORDS and (len(w) > 1 or w.isdigit()):
-            seen.setdefault(stem(w), None)
-    return list(seen)
+    return list(content_words(text))
 
 
 def cjk_runs(text: str) -> list[str]:

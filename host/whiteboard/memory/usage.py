@@ -1,4 +1,4 @@
-"""Usage count and last use, recorded off the send path (DESIGN §5).
+"""Usage count and last use, recorded off the send path (design §5).
 
 recall_for_send only queues the ids; a worker thread writes them to the vault (a
 commit with fsync) and updates the in-RAM copies, so a send never waits on disk.

@@ -1,4 +1,4 @@
-"""The encrypted vault: one SQLite file in the user data dir (DESIGN §5).
+"""The encrypted vault: one SQLite file in the user data dir (design §5).
 
 Each row's content (text, tags, keywords, old texts) is AES-GCM ciphertext with the
 row id as associated data, so a row copied over another is detected too. The key is
@@ -75,7 +75,7 @@ class Vault:
     # ---- opening -------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | None = None, key_path: Path | None = None) -> "Vault":
+    def open(cls, path: Path | None = None, key_path: Path | None = None) -> Vault:
         """Open (creating when new) the vault. A missing key for an existing vault, or a
         key that does not open it, raises VaultUnavailable: no new key is ever made then."""
         default_path, default_key = default_paths()

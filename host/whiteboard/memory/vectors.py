@@ -149,6 +149,10 @@ class MeaningIndexer:
         self._stored_loaded = False
         self._stopped = False
         self._wake = threading.Event()
+        # Wakes asked for and wakes caught up with (wait_idle): a counter, not an event, so a
+        # change made while a catch-up runs is not taken as done by it.
+        self._progress = threading.Condition()
+        self._asked = self._served = 0
         self._thread: threading.Thread | None = None
         self._thread_lock = threading.Lock()
         self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-query-embed")
@@ -160,6 +164,8 @@ class MeaningIndexer:
 
     def wake(self) -> None:
         """Something changed (vault opened, memories added, updated, deleted): catch up."""
+        with self._progress:
+            self._asked += 1
         self._wake.set()
         with self._thread_lock:
             if self._thread is None or not self._thread.is_alive():
@@ -192,6 +198,8 @@ class MeaningIndexer:
             self._wake.clear()
             if self._stopped:
                 return
+            with self._progress:
+                asked = self._asked
             try:
                 self._catch_up()
                 failed = False
@@ -200,6 +208,17 @@ class MeaningIndexer:
                 self.reason = f"indexing meanings failed: {why}"
                 log.error("indexing meanings failed: %s", why)
                 failed = True
+            with self._progress:
+                self._served = max(self._served, asked)
+                self._progress.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until the indexer has handled every change made before this call (caught up,
+        off, or failed: `progress()` says which); False if `timeout` seconds pass first. For
+        tests and benchmarks: nothing on the send path waits for the indexer."""
+        with self._progress:
+            target = self._asked
+            return self._progress.wait_for(lambda: self._served >= target, timeout)
 
     def _catch_up(self) -> None:
         if self.embedder is None:
@@ -258,34 +277,41 @@ class MeaningIndexer:
 
     # ---- the send path ------------------------------------------------------------------
 
-    def query_vector(self, text: str) -> tuple[np.ndarray | None, str | None]:
-        """The draft's vector within the model's deadline, or (None, why) at once. The last
-        draft's vector is kept (RAM only): the same draft sent again after a preview, or
-        after its embedding ran late, needs no second wait."""
+    def begin_query(self, text: str) -> Callable[[], tuple[np.ndarray | None, str | None]]:
+        """Start embedding the draft now; the returned call gives its vector within what is
+        left of the model's deadline, or (None, why). Recall runs full text meanwhile, so the
+        deadline covers both. The last draft's vector is kept (RAM only): the same draft sent
+        again after a preview, or after its embedding ran late, needs no second wait."""
         embedder = self.embedder
         if embedder is None or not len(self.vectors):
-            return None, None
+            return lambda: (None, None)
         last = self._last_query
         if last is not None and last[0] == embedder.model_id and last[1] == text:
-            return last[2], None
+            return lambda: (last[2], None)
         running = self._query_running
         if running is not None and not running.done():
-            return None, "the previous draft is still being embedded; used full text"
+            return lambda: (None, "the previous draft is still being embedded; used full text")
         deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
+        started = time.monotonic()
         self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
         # When drafts have lately taken far over the deadline (a busy machine), do not wait
         # at all: the vector still arrives, for this draft sent again, and for the average.
         skip = self._query_seconds > 2 * deadline
-        try:
-            return future.result(timeout=0.0 if skip else deadline), None
-        except FutureTimeout:
-            if skip:
-                return None, f"drafts lately take over {2 * deadline * 1000:.0f} ms to embed; used full text"
-            return None, f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
-        except EmbedFailed as exc:
-            return None, f"semantic search unavailable, used full text: {exc}"
-        except Exception as exc:  # noqa: BLE001 - any model failure means full text for this send
-            return None, f"semantic search unavailable, used full text ({type(exc).__name__})"
+
+        def finish() -> tuple[np.ndarray | None, str | None]:
+            left = 0.0 if skip else max(0.0, deadline - (time.monotonic() - started))
+            try:
+                return future.result(timeout=left), None
+            except FutureTimeout:
+                if skip:
+                    return None, f"drafts lately take over {2 * deadline * 1000:.0f} ms to embed; used full text"
+                return None, f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
+            except EmbedFailed as exc:
+                return None, f"semantic search unavailable, used full text: {exc}"
+            except Exception as exc:  # noqa: BLE001 - any model failure means full text for this send
+                return None, f"semantic search unavailable, used full text ({type(exc).__name__})"
+
+        return finish
 
     def _embed_query(self, embedder, text: str) -> np.ndarray:
         started = time.monotonic()

@@ -1,1 +1,1 @@
-"""Wire protocol: framing, message schemas and the error model (DESIGN §2-3)."""
+"""Wire protocol: framing, message schemas and the error model (design §2-3)."""

@@ -1,7 +1,7 @@
 """From a frame's body to a validated request, or the error reply's id and error.
 
 Used by the dispatch core (server/dispatch.py) for the browser's pipe and the control
-socket, so both reject the same bad input the same way (DESIGN §3).
+socket, so both reject the same bad input the same way (design §3).
 """
 
 from __future__ import annotations

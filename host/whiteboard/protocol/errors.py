@@ -61,9 +61,15 @@ class Internal(WhiteboardError):
     code = "internal"
 
 
-# error.reason values, documented in docs/protocol.md ("Reasons"): no_model, model_unavailable,
-# reply_too_large, insecure_url (the model layer, llm/errors.py) and busy (server/pool.py).
-REASONS = ("no_model", "model_unavailable", "reply_too_large", "insecure_url", "busy")
+# error.reason values, all of them, documented in docs/protocol.md ("Reasons"; a test keeps the two
+# and every reason the host raises in step): the model layer's (llm/errors.py, llm/settings.py),
+# the worker pool's (server/pool.py), and the key's, the vault's and our files' (crypto.py,
+# memory/vault.py, files.py).
+REASONS = (
+    "no_model", "model_unavailable", "reply_too_large", "insecure_url",
+    "busy",
+    "key_missing", "key_unreadable", "key_wrong", "read_only", "write_failed", "locked", "damaged", "newer_vault",
+)
 
 ERROR_CODES = tuple(
     cls.code

@@ -1,4 +1,4 @@
-"""Native-messaging framing: 4-byte little-endian length + UTF-8 JSON (DESIGN §2).
+"""Native-messaging framing: 4-byte little-endian length + UTF-8 JSON (design §2).
 
 The reader is ours rather than `nativemessaging`'s: that package reads with a single
 `read(n)` (a short read on a pipe silently yields a truncated frame), has no inbound

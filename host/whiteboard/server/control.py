@@ -17,7 +17,6 @@ WHITEBOARD_CONTROL_SOCKET=0 turns it off.
 
 from __future__ import annotations
 
-import atexit
 import logging
 import os
 import socket
@@ -233,6 +232,6 @@ def start_control_socket(app: App) -> ControlSocket | None:
     except OSError as exc:
         log.warning("no control socket (%s); `whiteboard export` cannot reach this host", type(exc).__name__)
         return None
-    atexit.register(control.close)
+    app.on_close.append(control.close)  # the socket file goes when the host exits
     threading.Thread(target=control.serve_forever, name="control-socket", daemon=True).start()
     return control

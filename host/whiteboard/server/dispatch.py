@@ -4,7 +4,7 @@ The browser's pipe (loop.py), the control socket (control.py) and, once the stac
 loaded, what the early responder hands on (main.py) all go through a Channel: the same
 decoding and admission, the same reply-type check, the same size limits and error
 translation, the same logging. Nothing from a message's content is ever logged: only
-types, error classes and the traceback's code lines (DESIGN §3).
+types, error classes and the traceback's code lines (design §3, §14).
 """
 
 from __future__ import annotations

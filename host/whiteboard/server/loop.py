@@ -30,6 +30,7 @@ class Server:
         """Serve until EOF (the browser closed the port), a stream no browser writes, or app.stopping."""
         self.channel.serve(iter_frames(self.stdin, self.app.config.inbound_cap) if frames is None else frames)
         self.app.stopping.set()
+        self.channel.pool.close()
 
     def handle_body(self, body: bytes) -> None:
         self.channel.handle(body)

@@ -1,4 +1,4 @@
-"""`whiteboard-host`: what the browser launches (DESIGN §2).
+"""`whiteboard-host`: what the browser launches (design §2).
 
 stdout is reserved for frames: the real fd 1 is duplicated for the writer and fd 1
 is pointed at stderr, so a stray print or a library's output can never corrupt a frame.
@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import threading
+from typing import NoReturn
 
 from ..config import HostConfig
 from ..protocol.framing import FrameWriter, iter_frames
@@ -126,5 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def run() -> NoReturn:
+    """The host's entry point: main(), then leave without interpreter finalization. A daemon
+    thread still inside native code then (the stack still loading when the port closes at
+    once) would be unwound through it and abort the process ("exception not rethrown");
+    everything that must outlive the loop was done by main's cleanup."""
+    code = main()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

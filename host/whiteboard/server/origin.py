@@ -1,4 +1,4 @@
-"""Who launched us: the caller's origin from argv (DESIGN §2)."""
+"""Who launched us: the caller's origin from argv (design §2)."""
 
 from __future__ import annotations
 

@@ -36,6 +36,7 @@ class WorkerPool:
         self._ready = threading.Condition()
         self._workers: list[threading.Thread] = []
         self._idle = 0
+        self._closed = False
 
     def submit(self, job: Callable[[], None], size: int = 0) -> None:
         """Queue job; Busy (and nothing queued) when the queue is full."""
@@ -49,6 +50,12 @@ class WorkerPool:
             if len(self._jobs) > self._idle and len(self._workers) < self.threads:  # on demand, bounded
                 self._start_worker()
             self._ready.notify()
+
+    def close(self) -> None:
+        """No more jobs will come (the channel has ended): the workers end once the queue is empty."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
 
     def _start_worker(self) -> None:
         worker = threading.Thread(target=self._work, name=f"worker-{len(self._workers)}", daemon=True)
@@ -65,9 +72,11 @@ class WorkerPool:
         while True:
             with self._ready:
                 self._idle += 1
-                while not self._jobs:
+                while not self._jobs and not self._closed:
                     self._ready.wait()
                 self._idle -= 1
+                if not self._jobs:
+                    return
                 job, size = self._jobs.popleft()
                 self._queued_bytes -= size
             try:

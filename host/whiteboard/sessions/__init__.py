@@ -1,1 +1,1 @@
-"""RAM-only session memory (DESIGN §4): store, context builder, rolling summary."""
+"""RAM-only session memory (design §4): store, context builder, rolling summary."""

@@ -1,4 +1,4 @@
-"""Seed-middle-tail context builder with exact token counts (DESIGN §4, issue 11).
+"""Seed-middle-tail context builder with exact token counts (design §4, issue 11).
 
 Priority when filling the budget: instruction line, seed (cut to fit), tail (last 3,
 newest first, in full, cut to fit), rolling summary (its newest lines, within a quarter of

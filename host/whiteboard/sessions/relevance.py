@@ -2,8 +2,8 @@
 (issue 11), for the context builder.
 
 Full text, scored as long-term memory scores (memory/index.py: BM25 with the idf smoothed
-by a fixed background, content-word stems, CJK grams); the session's messages are the
-documents. A message scores as well as its best passage, so one relevant paragraph in a
+by a fixed background, over porter stems of the content words and CJK grams); the
+session's messages are the documents. A message scores as well as its best passage, so one relevant paragraph in a
 long reply is not drowned by the rest. No embeddings here: the session's messages have no
 vectors, and embedding them on a send would take tens of milliseconds per message.
 """
@@ -11,13 +11,12 @@ vectors, and embedding them on a send would take tens of milliseconds per messag
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
 
 from ..memory import text as T
-from ..memory.index import MAX_GRAMS, MAX_TERMS, bm25, length_norm, match_weight, smoothed_idf
+from ..memory.index import MAX_GRAMS, MAX_TERMS, bm25, length_norm, smoothed_idf
 from .store import Message
 
 # A passage is a paragraph; a longer paragraph is split into runs of whole sentences.
@@ -58,14 +57,10 @@ def _split(text: str, start: int, end: int) -> list[Span]:
     out: list[Span] = []
     while end - start > PASSAGE_CHARS:
         limit = start + PASSAGE_CHARS
-        gap = None
-        for gap in SENTENCE_END.finditer(text, start + 1, limit):
-            pass  # the last sentence end before the limit
-        if gap is None:
+        gap = max((m.span() for m in SENTENCE_END.finditer(text, start + 1, limit)), default=None)
+        if gap is None:  # no sentence ends in time: a space, else a hard cut
             space = text.rfind(" ", start + 1, limit)
             gap = (space, space + 1) if space > 0 else (limit, limit)
-        else:
-            gap = gap.span()
         out.append((start, gap[0]))
         start = gap[1]
     out.append((start, end))
@@ -88,14 +83,7 @@ def rank(messages: list[Message], query: str) -> Ranking:
     if not messages or not (terms or grams):
         return Ranking((), {})
     docs = [_Doc(m.content[:MESSAGE_CHARS], bool(grams)) for m in messages]
-    # Each term's matching words, looked up once in the session's vocabulary, not per document.
-    vocabulary = sorted(set().union(*(d.whole.counts for d in docs)))
-    weights: dict[str, list[tuple[str, float]]] = {}  # word -> the terms it counts for, and how much
-    for t in terms:
-        for w in _starting_with(vocabulary, t):
-            if x := match_weight(w, t):
-                weights.setdefault(w, []).append((t, x))
-    tf = [d.whole.frequencies(weights, terms, grams) for d in docs]
+    tf = [d.whole.frequencies(terms, grams) for d in docs]
     idf = {t: smoothed_idf(sum(1 for f in tf if f[t]), len(docs)) for t in [*terms, *grams]}
     average = sum(d.whole.length for d in docs) / len(docs)
     scores: dict[int, float] = {}
@@ -103,7 +91,7 @@ def rank(messages: list[Message], query: str) -> Ranking:
     for m, d, f in zip(messages, docs, tf):
         score = bm25(f, idf, length_norm(d.whole.length, average))
         if score and len(d.spans) > 1:  # passage bags only for the messages that match
-            best, span = max(((bm25(p.frequencies(weights, terms, grams), idf, length_norm(p.length, average)), span)
+            best, span = max(((bm25(p.frequencies(terms, grams), idf, length_norm(p.length, average)), span)
                               for p, span in zip(d.passages(), d.spans)), key=lambda s: s[0])
             if best > 0:
                 best_passage[m.seq] = span
@@ -117,28 +105,15 @@ def rank(messages: list[Message], query: str) -> Ranking:
     return Ranking(order, {s: best_passage[s] for s in order if s in best_passage})
 
 
-def _starting_with(vocabulary: list[str], prefix: str) -> list[str]:
-    """The words of a sorted vocabulary that begin with prefix."""
-    i = j = bisect_left(vocabulary, prefix)
-    while j < len(vocabulary) and vocabulary[j].startswith(prefix):
-        j += 1
-    return vocabulary[i:j]
-
-
 class _Bag:
-    """Words (and CJK runs) as BM25 reads them; the length is their number (CJK characters count one each)."""
+    """Word stems (and CJK runs) as BM25 reads them; the length is their number (CJK characters count one each)."""
 
-    def __init__(self, words: list[str], cjk: str):
-        self.counts, self.cjk = Counter(words), cjk
-        self.length = max(1, len(words) + len(cjk))
+    def __init__(self, stems: list[str], cjk: str):
+        self.counts, self.cjk = Counter(stems), cjk
+        self.length = max(1, len(stems) + len(cjk))
 
-    def frequencies(self, weights: dict[str, list[tuple[str, float]]], terms: list[str],
-                    grams: list[str]) -> dict[str, float]:
-        tf = dict.fromkeys(terms, 0.0)
-        for w in self.counts.keys() & weights.keys():
-            n = self.counts[w]
-            for t, x in weights[w]:
-                tf[t] += n * x
+    def frequencies(self, terms: list[str], grams: list[str]) -> dict[str, float]:
+        tf = {t: self.counts.get(t, 0) for t in terms}
         tf.update({g: self.cjk.count(g) for g in grams})
         return tf
 
@@ -148,9 +123,9 @@ class _Doc:
 
     def __init__(self, text: str, cjk: bool):
         self.spans = passages(text)
-        self._words = [T.words(text[a:b]) for a, b in self.spans]
+        self._stems = [T.stems(T.words(text[a:b])) for a, b in self.spans]
         self._cjk = ["\n".join(T.cjk_runs(text[a:b])) for a, b in self.spans] if cjk else [""] * len(self.spans)
-        self.whole = _Bag(list(chain.from_iterable(self._words)), "\n".join(self._cjk))
+        self.whole = _Bag(list(chain.from_iterable(self._stems)), "\n".join(self._cjk))
 
     def passages(self) -> list[_Bag]:
-        return [_Bag(w, c) for w, c in zip(self._words, self._cjk)]
+        return [_Bag(s, c) for s, c in zip(self._stems, self._cjk)]

@@ -1,7 +1,11 @@
-"""The RAM store: a dict of sessions in this process, nothing else (DESIGN §4).
+"""The RAM store: a dict of sessions in this process, nothing else (design §4).
 
-No file, database, cache or log ever holds message content. Limits: messages per
-session (the seed survives the cap), number of sessions (oldest evicted), TTL.
+No file, database, cache or log ever holds message content. Limits: messages and bytes
+per session (the seed survives the caps), number of sessions (oldest evicted), TTL.
+RAM per session stays bounded at all times: the kept messages are within
+`max_session_bytes`, the messages the caps dropped wait for the summary only until they
+reach the same bounds (then the store's `fold` folds them at once), and the pending
+selections are a subset of the kept messages.
 """
 
 from __future__ import annotations
@@ -24,10 +28,14 @@ class Message:
     content: str
     timestamp: float
     source: Source = "chat"
+    size: int = field(init=False, default=0)  # UTF-8 bytes of content, for the session's byte cap
     # Exact token cost of this message's rendered forms, keyed by form ("full", "past", "seed").
     costs: dict[str, int] = field(default_factory=dict)
     # Kinds the privacy filter removed at capture (never the removed text): for vBRIEF redactionInfo.
     redacted: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.size = len(self.content.encode("utf-8", "surrogatepass"))
 
 
 @dataclass
@@ -38,6 +46,8 @@ class Session:
     seed: Message | None = None
     # Messages the cap dropped that are not yet folded into the summary.
     unfolded: list[Message] = field(default_factory=list)
+    kept_bytes: int = 0  # sizes of `messages`
+    unfolded_bytes: int = 0  # sizes of `unfolded`
     summary: str = ""
     summary_method: str = "none"
     # Highest seq already folded into the summary: folding is incremental.
@@ -69,6 +79,9 @@ class SessionStore:
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.time):
         self.limits = limits
         self._clock = clock
+        # Folds a session's `unfolded` messages into its summary (set by the app, which has
+        # the summarizer); called when they reach the caps, so they cannot pile up in RAM.
+        self.fold: Callable[[Session], None] | None = None
         self._sessions: dict[str, Session] = {}
         self.lock = threading.RLock()
 
@@ -101,14 +114,33 @@ class SessionStore:
             if session.seed is None:
                 session.seed = message
             session.messages.append(message)
+            session.kept_bytes += message.size
             if source == "selection":
                 # Injected with the tab's next send (chat.prepare_send), then cleared.
                 session.pending_selections.append(message)
-            overflow = len(session.messages) - self.limits.max_messages
-            if overflow > 0:
-                dropped, session.messages = session.messages[:overflow], session.messages[overflow:]
-                session.unfolded.extend(m for m in dropped if m.seq != session.seed.seq)
+            self.enforce_caps(session)
             return session
+
+    def enforce_caps(self, session: Session) -> None:
+        """Drop the oldest messages past the count or byte cap (the newest always stays)."""
+        limits = self.limits
+        dropped = 0
+        while len(session.messages) - dropped > 1 and (
+                len(session.messages) - dropped > limits.max_messages or session.kept_bytes > limits.max_session_bytes):
+            session.kept_bytes -= session.messages[dropped].size
+            dropped += 1
+        if not dropped:
+            return
+        gone, session.messages = session.messages[:dropped], session.messages[dropped:]
+        oldest_kept = session.messages[0].seq
+        session.pending_selections = [m for m in session.pending_selections if m.seq >= oldest_kept]
+        for m in gone:
+            if m.seq != session.seed.seq:
+                session.unfolded.append(m)
+                session.unfolded_bytes += m.size
+        if self.fold is not None and (len(session.unfolded) > limits.max_messages
+                                      or session.unfolded_bytes > limits.max_session_bytes):
+            self.fold(session)
 
     def clear(self, key: str) -> bool:
         with self.lock:

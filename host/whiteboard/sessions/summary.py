@@ -1,4 +1,4 @@
-"""Rolling summary of messages that left the context (DESIGN §4).
+"""Rolling summary of messages that left the context (design §4).
 
 Folding is incremental: only messages newer than `folded_through` are added. The
 extractive method keeps the sentences that carry names, numbers, decisions and
@@ -96,6 +96,7 @@ def fold_pending(session: Session, summarizer: Summarizer, counter: TokenCounter
     """Fold the session's unfolded messages (and `extra`) newer than folded_through."""
     new = [m for m in [*session.unfolded, *extra] if m.seq > session.folded_through]
     session.unfolded.clear()
+    session.unfolded_bytes = 0
     if not new:
         return False
     new.sort(key=lambda m: m.seq)

@@ -1,4 +1,4 @@
-"""A RAM session as a vBRIEF document (DESIGN §7, docs/vbrief.md).
+"""A RAM session as a vBRIEF document (design §7, docs/vbrief.md).
 
 Each captured message or selection becomes an Observation with its exact token count
 and, unless it stays verbatim, its compressed form; CompressionStats add up over the
@@ -12,15 +12,24 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .. import __version__
 from ..privacy import redact
 from ..tokens import TokenCounter
 from .compress import Compressor, ModelSummary, planned_level
 from .extract import scrub
-from .models import (VERSION, CompressionStats, MemoryTier, Observation, RedactionInfo, SessionInfo,
-                     SessionSnapshot, VBriefDocument, VBriefInfo)
+from .models import (
+    VERSION,
+    CompressionStats,
+    MemoryTier,
+    Observation,
+    RedactionInfo,
+    SessionInfo,
+    SessionSnapshot,
+    VBriefDocument,
+    VBriefInfo,
+)
 from .tiers import build_tiers
 
 TOOL_ORDER = ("chat.user", "chat.assistant", "selection")
@@ -59,7 +68,7 @@ def copy_session(session) -> SessionCopy:
 
 
 def utc(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, tz=timezone.utc)
+    return datetime.fromtimestamp(ts, tz=UTC)
 
 
 def agent_for(key: str) -> str:
@@ -111,7 +120,7 @@ def export_session(copy: SessionCopy, counter: TokenCounter, model: ModelSummary
                                compression_stats=stats)
     header = VBriefInfo(version=VERSION, author=f"Whiteboard {__version__}",
                         description="One browser tab's chat session (vBRIEF session-memory extension)",
-                        created=now or datetime.now(timezone.utc), auto_generated=True, session_info=info,
+                        created=now or datetime.now(UTC), auto_generated=True, session_info=info,
                         compression_stats=stats, memory_tiers=made.tiers)
     return VBriefDocument(vbrief_info=header, session_snapshot=snapshot)
 
@@ -119,7 +128,7 @@ def export_session(copy: SessionCopy, counter: TokenCounter, model: ModelSummary
 def _redaction(kinds: list[str], captured_at: datetime, caught_now: bool, now: datetime | None) -> RedactionInfo:
     return RedactionInfo(
         reason="secrets and private spans removed " + ("at export" if caught_now else "at capture"),
-        redacted_by=FILTER_NAME, redacted_at=(now or datetime.now(timezone.utc)) if caught_now else captured_at,
+        redacted_by=FILTER_NAME, redacted_at=(now or datetime.now(UTC)) if caught_now else captured_at,
         recoverable=False, patterns=kinds)
 
 

@@ -1,4 +1,4 @@
-"""Progressive loading (DESIGN §7): tier 0 always, then each next tier while it fits.
+"""Progressive loading (design §7): tier 0 always, then each next tier while it fits.
 
 Costs are counted again here, never taken from the document (it may come from a
 file the user edited), so the running total is exact and never exceeds the budget.

@@ -121,7 +121,7 @@ class SessionSnapshot(VModel):
     compression_stats: CompressionStats
 
     @model_validator(mode="after")
-    def _consistent(self) -> "SessionSnapshot":
+    def _consistent(self) -> SessionSnapshot:
         info = self.session_info
         if info.total_observations != len(self.observations):
             raise ValueError(f"sessionInfo.totalObservations is {info.total_observations} "
@@ -160,7 +160,7 @@ class VBriefDocument(VModel):
     session_snapshot: SessionSnapshot
 
     @model_validator(mode="after")
-    def _header_matches_snapshot(self) -> "VBriefDocument":
+    def _header_matches_snapshot(self) -> VBriefDocument:
         head, snap = self.vbrief_info, self.session_snapshot
         for name, value in (("sessionInfo", head.session_info), ("compressionStats", head.compression_stats),
                             ("memoryTiers", head.memory_tiers)):

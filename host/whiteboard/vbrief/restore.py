@@ -4,8 +4,9 @@ The document was validated by its models (structure, sizes, cross-references). E
 observation becomes a message in order, with its role, source and timestamp; its text
 goes through the privacy filter again (an import is a capture). The session itself
 starts now (the TTL counts from the import) and sessionInfo.context becomes its
-rolling summary, which already covers the observations tagged "summarised". Beyond the store's message cap, the oldest messages after the first
-are handed to the rolling summary exactly as the cap does for live capture.
+rolling summary, which already covers the observations tagged "summarised". Beyond the
+store's message cap, the oldest messages after the first are handed to the rolling
+summary exactly as the cap does for live capture.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ def restore_session(store: SessionStore, key: str, document: VBriefDocument, rep
         kinds = [*(obs.redaction_info.patterns if obs.redaction_info else []), *(filtered.kinds if changed else [])]
         messages.append(Message(seq, role, filtered.text, obs.timestamp.timestamp(), source,
                                 redacted=tuple(dict.fromkeys(kinds))))
-    limit = store.limits.max_messages
     with store.lock:
         if store.get(key) is not None:
             if not replace:
@@ -49,12 +49,13 @@ def restore_session(store: SessionStore, key: str, document: VBriefDocument, rep
             store.clear(key)
         session = store.get_or_create(key)
         session.seed = messages[0]
-        session.messages = messages[-limit:]
-        session.unfolded = messages[1:-limit] if len(messages) > limit else []
+        session.messages = messages
+        session.kept_bytes = sum(m.size for m in messages)
         session.summary = redact(snapshot.session_info.context).text
         session.summary_method = "imported" if session.summary else "none"
         # Observations tagged "summarised" are in the imported summary already: never fold them twice.
         session.folded_through = max((n for n, o in enumerate(snapshot.observations, start=1)
                                       if "summarised" in o.tags), default=0)
         session.next_seq = len(messages) + 1
+        store.enforce_caps(session)
     return Restored(session, redacted)

@@ -19,7 +19,7 @@ class AskStart(Request):
     question: Annotated[str, Field(min_length=1, max_length=MAX_QUESTION_CHARS)]
     selection: Annotated[str, Field(max_length=MAX_CONTENT_CHARS)] | None = None
     mode: PromptMode = "follow_up"
-    # Tokens of tab context sent with the question (DESIGN §4 builder).
+    # Tokens of tab context sent with the question (design §4 builder).
     budget: Annotated[int, Field(ge=1, le=200_000)] = 2000
 
 

@@ -1,4 +1,4 @@
-"""Base classes shared by every message schema (DESIGN §3)."""
+"""Base classes shared by every message schema (design §3)."""
 
 from __future__ import annotations
 

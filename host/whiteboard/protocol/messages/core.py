@@ -10,7 +10,8 @@ from pydantic import BaseModel, Field, StringConstraints
 from .base import Reply, Request
 
 # A host name such as chatgpt.com (lowercase): how the wire names a site everywhere.
-HOST_NAME = re.compile(r"^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$")
+HOST_NAME = re.compile(r"^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+                       r"(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$")
 # "domain:tabId", e.g. "chatgpt.com:412". Bounded so a key can never carry content.
 SessionKey = Annotated[str, StringConstraints(min_length=3, max_length=300, pattern=r"^[^:\s]+:[^:\s]+$")]
 Role = Literal["user", "assistant"]

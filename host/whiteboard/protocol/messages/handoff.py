@@ -1,4 +1,4 @@
-"""handoff.summary: the tab's conversation as a six-section note to continue elsewhere (DESIGN §7)."""
+"""handoff.summary: the tab's conversation as a six-section note to continue elsewhere (design §7)."""
 
 from __future__ import annotations
 

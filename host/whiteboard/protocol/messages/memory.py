@@ -1,4 +1,4 @@
-"""memory.* and site.settings: long-term memory over the wire (DESIGN §5, docs/memory.md).
+"""memory.* and site.settings: long-term memory over the wire (design §5, docs/memory.md).
 
 A memory's id is `memory_id` and its type `memory_type` in requests, since `id` and
 `type` are the request's own; a memory in a reply has `memory_id` and `type`.

@@ -1,10 +1,11 @@
-"""session.summary over real pipes: extractive at once, replaced by the model's summary
+"""session.summary through the real dispatch core in-process: extractive at once, replaced by the model's summary
 (held to 800 tokens) in the background; extractive when the model fails."""
 
 import time
 
-from support.fake_openai import fail, fake_openai, reply  # noqa: F401
-from support.host import HostProcess, isolated_env
+from support.fake_openai import fail, reply
+from support.host import isolated_env
+from support.inprocess import InProcessHost
 
 KEY = "claude.ai:5"
 
@@ -29,7 +30,7 @@ def test_the_model_summary_replaces_the_extractive_one_and_is_held_to_800_tokens
     fake_openai.script(reply(long_answer, first_delay=0.5))
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url, WHITEBOARD_LLM_MODEL="m",
                        WHITEBOARD_MAX_MESSAGES="5")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         fill(host)
         first = host.request("session.summary", key=KEY)
         assert first["ok"] and first["method"] == "extractive" and first["refining"] is True
@@ -46,7 +47,7 @@ def test_a_failing_model_leaves_the_extractive_summary(tmp_path, fake_openai):
     fake_openai.script(fail(401))
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url, WHITEBOARD_LLM_MODEL="m",
                        WHITEBOARD_MAX_MESSAGES="5")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         fill(host)
         done = poll(host, lambda r: not r["refining"])
         context = host.request("session.context", key=KEY)
@@ -55,7 +56,7 @@ def test_a_failing_model_leaves_the_extractive_summary(tmp_path, fake_openai):
 
 
 def test_without_a_model_and_for_unknown_tabs(tmp_path):
-    with HostProcess(env=isolated_env(tmp_path / "env", WHITEBOARD_MAX_MESSAGES="5")) as host:
+    with InProcessHost(env=isolated_env(tmp_path / "env", WHITEBOARD_MAX_MESSAGES="5")) as host:
         assert host.request("session.summary", key=KEY)["error"]["code"] == "not_found"
         host.request("session.add", key=KEY, role="user", content="hello")
         empty = host.request("session.summary", key=KEY)
@@ -68,7 +69,7 @@ def test_without_a_model_and_for_unknown_tabs(tmp_path):
 def test_a_broken_model_environment_never_breaks_the_session_path(tmp_path):
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL="not a url", WHITEBOARD_LLM_MODEL="m",
                        WHITEBOARD_MAX_MESSAGES="5")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         fill(host)
         assert host.request("session.context", key=KEY)["ok"]
         assert host.request("session.summary", key=KEY)["method"] == "extractive"

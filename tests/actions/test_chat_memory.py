@@ -1,4 +1,4 @@
-"""Long-term memory in the chat flow, over real pipes to the real host process:
+"""Long-term memory in the chat flow, through the real dispatch core in-process:
 recall into chat.prepare_send on opted-in sites only, leaving memories out of one send,
 chat.preview (records nothing), the extraction window started by captured messages,
 and the privacy filter's kinds kept for vBRIEF's redactionInfo."""
@@ -6,7 +6,9 @@ and the privacy filter's kinds kept for vBRIEF's redactionInfo."""
 import time
 
 import pytest
-from support.host import HostProcess, isolated_env
+
+from support.host import isolated_env
+from support.inprocess import InProcessHost
 from whiteboard.memory.inject import strip_blocks
 
 GPT = "chatgpt.com:7"
@@ -59,7 +61,7 @@ def env(tmp_path):
 
 @pytest.fixture
 def mem_host(env):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         yield host
 
 
@@ -168,7 +170,8 @@ def test_memory_html_is_injected_as_the_literal_characters(mem_host):
     add(host, HTML)
     reply = send(host, CLAUDE, "Which headings suit TypeScript docs?")
     assert f"] {HTML}\n" in reply["text"]
-    preview = ok(host.request("chat.preview", key=CLAUDE, site="claude.ai", draft="Which headings suit TypeScript docs?"))
+    preview = ok(host.request("chat.preview", key=CLAUDE, site="claude.ai",
+                              draft="Which headings suit TypeScript docs?"))
     assert preview["memories"][0]["text"] == HTML
 
 
@@ -213,11 +216,11 @@ def test_bad_fields_are_refused_and_nothing_is_recorded(mem_host, fields, where)
 
 
 def test_preview_with_an_unreadable_vault_says_why_and_the_send_still_goes(env, tmp_path):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         opt_in(host, "chatgpt.com")
         add(host, FACT)
     (tmp_path / "config" / "whiteboard" / "secret.key").unlink()
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         preview = ok(host.request("chat.preview", key=GPT, site="chatgpt.com", draft=DRAFT))
         assert preview["enabled"] is True and preview["memories"] == [] and "key" in preview["note"]
         reply = send(host, GPT, DRAFT)
@@ -235,7 +238,7 @@ def memory_texts(host):
 
 @pytest.mark.parametrize("capture", ["prepare_send", "attach"])
 def test_captured_messages_start_the_extraction_window_on_opted_in_sites(quick_env, capture):
-    with HostProcess(env=quick_env) as host:
+    with InProcessHost(env=quick_env) as host:
         opt_in(host, "chatgpt.com")
         said = "I prefer TypeScript for all my projects."
         for key, site in ((CLAUDE, "claude"), (GPT, "chatgpt")):
@@ -251,7 +254,7 @@ def test_captured_messages_start_the_extraction_window_on_opted_in_sites(quick_e
 
 
 def test_preview_starts_no_extraction(quick_env):
-    with HostProcess(env=quick_env) as host:
+    with InProcessHost(env=quick_env) as host:
         opt_in(host, "chatgpt.com")
         ok(host.request("chat.preview", key=GPT, site="chatgpt.com", draft="I prefer TypeScript for all my projects."))
         time.sleep(1.5)
@@ -267,14 +270,3 @@ def test_redacted_kinds_reach_the_vbrief_export(mem_host):
     observations = ok(host.request("vbrief.export", key=GPT))["document"]["sessionSnapshot"]["observations"]
     infos = [o.get("redactionInfo") for o in observations]
     assert all(info and info["patterns"] and info["reason"].endswith("at capture") for info in infos), infos
-
-
-def test_usage_queued_when_the_browser_closes_the_port_is_written(env):
-    host = HostProcess(env=env)
-    opt_in(host, "chatgpt.com")
-    memory_id = add(host, FACT)
-    # The send and the end of input arrive together: the host exits right after replying.
-    host.send({"id": "send", "type": "chat.prepare_send", "key": GPT, "site": "chatgpt.com", "draft": DRAFT})
-    assert host.close() == 0
-    with HostProcess(env=env) as again:
-        assert usage(again, memory_id) == 1

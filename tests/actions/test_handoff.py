@@ -1,12 +1,14 @@
-"""handoff.summary over real pipes: six sections in the conversation's language, by model or extractively."""
+"""handoff.summary through the real dispatch core in-process: six sections in the conversation's
+language, by model or extractively."""
 
 import json
 import time
 
 import pytest
 
-from support.fake_openai import fail, fake_openai, hang, reply  # noqa: F401
-from support.host import HostProcess, isolated_env
+from support.fake_openai import fail, hang, reply
+from support.host import isolated_env
+from support.inprocess import InProcessHost
 
 KEY = "chatgpt.com:21"
 ZH_TITLES = ["用户 / 背景", "项目 / 主题", "当前状态", "关键信息", "待解决事项", "接续点"]
@@ -24,7 +26,7 @@ def add_all(host, conversation):
 
 
 def test_a_chinese_conversation_gets_a_chinese_handoff_without_a_model(tmp_path):
-    with HostProcess(env=isolated_env(tmp_path / "env")) as host:
+    with InProcessHost(env=isolated_env(tmp_path / "env")) as host:
         add_all(host, CHINESE)
         got = host.request("handoff.summary", key=KEY)
     assert got["ok"] and got["language"] == "zh" and got["method"] == "extractive"
@@ -40,7 +42,7 @@ def test_a_chinese_conversation_gets_a_chinese_handoff_from_the_model(tmp_path, 
               "open_items": "报表功能", "continuation_point": "设计报表功能"}
     fake_openai.script(reply(json.dumps(answer, ensure_ascii=False)))
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url, WHITEBOARD_LLM_MODEL="m")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         add_all(host, CHINESE)
         got = host.request("handoff.summary", key=KEY, budget=800)
     assert got["ok"] and (got["language"], got["method"]) == ("zh", "model")
@@ -51,11 +53,11 @@ def test_a_chinese_conversation_gets_a_chinese_handoff_from_the_model(tmp_path, 
     assert "Chinese" in system["content"] and "记账小程序" in user["content"]
 
 
-@pytest.mark.parametrize("step", [fail(500, times=3), reply("no json, sorry")])
+@pytest.mark.parametrize("step", [fail(500, times=3, retry_after=0), reply("no json, sorry")])
 def test_a_failing_model_falls_back_to_extractive(tmp_path, fake_openai, step):
     fake_openai.script(step)
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url, WHITEBOARD_LLM_MODEL="m")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         add_all(host, CHINESE)
         got = host.request("handoff.summary", key=KEY)
         assert host.request("ping")["ok"]
@@ -66,7 +68,7 @@ def test_a_failing_model_falls_back_to_extractive(tmp_path, fake_openai, step):
 def test_a_handoff_can_be_cancelled(tmp_path, fake_openai):
     fake_openai.script(hang(30))
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url, WHITEBOARD_LLM_MODEL="m")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         add_all(host, CHINESE)
         host.send({"id": "h", "type": "handoff.summary", "key": KEY})
         time.sleep(0.3)  # the request's thread registers itself as in flight
@@ -76,7 +78,7 @@ def test_a_handoff_can_be_cancelled(tmp_path, fake_openai):
 
 
 def test_unknown_tab_and_bad_budget(tmp_path):
-    with HostProcess(env=isolated_env(tmp_path / "env")) as host:
+    with InProcessHost(env=isolated_env(tmp_path / "env")) as host:
         assert host.request("handoff.summary", key="claude.ai:404")["error"]["code"] == "not_found"
         add_all(host, CHINESE)
         assert host.request("handoff.summary", key=KEY, budget=10)["error"]["code"] == "bad_request"

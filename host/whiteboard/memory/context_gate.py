@@ -1,0 +1,57 @@
+"""Does a draft ask for personal context at all? A fixed logistic model over the draft's vector.
+
+e5-small's cosines crowd together: an unrelated request ("What is the capital of
+Australia?") comes as close to some memory as a real paraphrase comes to its fact, so no
+cosine floor alone both keeps unrelated requests out and lets paraphrases in (docs/memory.md).
+What tells them apart is the request itself: one that wants something for the user ("Which
+language should I pick for my web app?") against one about the world. This gate scores
+that from the draft's vector alone, with weights trained once on
+tests/bench/data/paraphrase_train.json (tests/bench/train_gate.py writes context_gate.json)
+and shipped with the package. It looks at no memory, so it means the same in a vault of 5
+memories or of 100,000.
+
+Weights belong to one embedding model: for another (an endpoint, a newer bundled model)
+`load` gives None and recall uses that model's plain cosine floor.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger("whiteboard.memory.context_gate")
+WEIGHTS = Path(__file__).with_name("context_gate.json")
+
+
+@dataclass(frozen=True)
+class ContextGate:
+    model: str  # the model id whose query vectors the weights read
+    weights: np.ndarray
+    bias: float
+    threshold: float  # a draft scoring at least this wants personal context
+
+    def score(self, query_vector: np.ndarray) -> float:
+        """The probability that the draft wants personal context, 0..1."""
+        z = float(np.dot(self.weights, query_vector)) + self.bias
+        return float(1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0))))
+
+    def wants_context(self, query_vector: np.ndarray) -> bool:
+        return query_vector.shape == self.weights.shape and self.score(query_vector) >= self.threshold
+
+
+def load(model_id: str, path: Path = WEIGHTS) -> ContextGate | None:
+    """The gate trained for `model_id`, or None (no file, another model's, unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        gate = ContextGate(str(data["model"]), np.asarray(data["weights"], dtype=np.float32),
+                           float(data["bias"]), float(data["threshold"]))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("the context gate did not load (%s); recall by meaning uses its plain floor", type(exc).__name__)
+        return None
+    if gate.model != model_id or gate.weights.ndim != 1 or not np.isfinite(gate.weights).all():
+        return None
+    return gate
