@@ -135,8 +135,11 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
 
     fill = _Middle(middle, dropped, session.folded_through if summarised_above else 0, counter)
     # Ranking can only reorder what does not all fit.
-    ranked = query and middle and sum(fill.full_cost(m) for m in middle) > remaining
-    fill.choose(remaining, rank(middle, query) if ranked else Ranking((), {}))
+    ranking = Ranking((), {})
+    if query and middle and sum(fill.full_cost(m) for m in middle) > remaining:
+        session.read = {m.seq: session.read[m.seq] for m in middle if m.seq in session.read}  # only kept ones
+        ranking = rank(middle, query, session.read)
+    fill.choose(remaining, ranking)
     text, used = _render_within(pieces, fill, counter, budget)
 
     shown = {p.order[1]: p.shortened for p in [*pieces, *fill.chosen.values()] if p.order[0] in (1, 3)}

@@ -76,13 +76,15 @@ class Ranking:
     best_passage: dict[int, Span]
 
 
-def rank(messages: list[Message], query: str) -> Ranking:
+def rank(messages: list[Message], query: str, read: dict[int, _Doc] | None = None) -> Ranking:
+    """`read`: the messages already read, by seq (a session's, kept with it): each is read once."""
     query = query[:QUERY_CHARS]
     terms = T.content_terms(query)[:MAX_TERMS]
     grams = T.cjk_query_grams(query)[:MAX_GRAMS]
     if not messages or not (terms or grams):
         return Ranking((), {})
-    docs = [_Doc(m.content[:MESSAGE_CHARS], bool(grams)) for m in messages]
+    read = {} if read is None else read
+    docs = [read.get(m.seq) or read.setdefault(m.seq, _Doc(m.content[:MESSAGE_CHARS])) for m in messages]
     tf = [d.whole.frequencies(terms, grams) for d in docs]
     idf = {t: smoothed_idf(sum(1 for f in tf if f[t]), len(docs)) for t in [*terms, *grams]}
     average = sum(d.whole.length for d in docs) / len(docs)
@@ -119,12 +121,12 @@ class _Bag:
 
 
 class _Doc:
-    """A message read once, passage by passage: the whole as one bag, the passages' bags on demand."""
+    """A message read passage by passage: the whole as one bag, the passages' bags on demand."""
 
-    def __init__(self, text: str, cjk: bool):
+    def __init__(self, text: str):
         self.spans = passages(text)
         self._stems = [T.stems(T.words(text[a:b])) for a, b in self.spans]
-        self._cjk = ["\n".join(T.cjk_runs(text[a:b])) for a, b in self.spans] if cjk else [""] * len(self.spans)
+        self._cjk = ["\n".join(T.cjk_runs(text[a:b])) for a, b in self.spans]
         self.whole = _Bag(list(chain.from_iterable(self._stems)), "\n".join(self._cjk))
 
     def passages(self) -> list[_Bag]:
