@@ -72,8 +72,11 @@ function renderSession(reply) {
     return;
   }
   const n = reply.messages.length;
+  const kept = reply.kept;
   $("session-summary").textContent = `${n} message${n === 1 ? "" : "s"} · ${reply.used_tokens} / ${reply.budget} tokens · ` +
-    (reply.distilled ? "distilled (older messages shortened or summarised)" : "nothing distilled");
+    (reply.distilled
+      ? `distilled: ${kept.full} in full, ${kept.shortened} shortened, ${kept.summarised} only in the summary`
+      : "nothing distilled");
   meter.hidden = false;
   const pct = Math.min(100, Math.round((100 * reply.used_tokens) / Math.max(1, reply.budget)));
   $("meter-fill").style.width = `${pct}%`;

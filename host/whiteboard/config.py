@@ -33,7 +33,6 @@ class Limits:
     ttl_seconds: float = 24 * 3600
     cleanup_interval: float = 30 * 60
     summary_max_tokens: int = 800
-    middle_chars: int = 100
     tail_messages: int = 3
     default_budget: int = 2000
 

@@ -1,5 +1,6 @@
 """session.* through the real dispatch core in-process: the round trip, redaction before
-anything is kept, the message cap keeping the seed and summarising what it dropped."""
+anything is kept, the message cap keeping the seed and summarising what it dropped, a
+context for a query and what it kept."""
 
 from support.inprocess import InProcessHost
 
@@ -51,3 +52,21 @@ def test_cap_keeps_the_seed_and_summarises_what_was_dropped(host_env):
         got = host.request("session.get", key=KEY)
         assert got["messages"][0]["content"].startswith("SEED")
         assert "option 6" in got["summary"] and "option 7" not in got["summary"]
+
+
+def test_context_for_a_query_brings_what_it_asks_about_and_says_what_it_kept(host):
+    host.request("session.add", key=KEY, role="user", content="Plan my week, please.")
+    host.request("session.add", key=KEY, role="assistant", content="My sister Ada moved to Lisbon last spring.")
+    for i in range(40):
+        host.request("session.add", key=KEY, role="user" if i % 2 else "assistant",
+                     content=f"Turn {i}: small talk about the weather and what we had for lunch today.")
+    plain = host.request("session.context", key=KEY, budget=300)
+    asked = host.request("session.context", key=KEY, budget=300, query="Where did Ada move to?")
+    line = "[assistant] My sister Ada moved to Lisbon last spring."
+    assert line not in plain["context"] and line in asked["context"]  # (the summary may mention it)
+    for reply in (plain, asked):
+        assert reply["used_tokens"] <= 300 and reply["distilled"] is True
+        assert sum(reply["kept"].values()) == 42 and reply["kept"]["summarised"] > 0
+    assert "messages left out …]" in asked["context"] or "summarised above …]" in asked["context"]
+    # The popup's meter reads the same counts from session.get.
+    assert host.request("session.get", key=KEY)["kept"]["full"] > 0

@@ -6,6 +6,7 @@ import time
 from e2e.harness import (
     EXTENSION_ID,
     capture_selection,
+    host_request,
     open_chat,
     service_worker,
     session_key,
@@ -52,6 +53,23 @@ def test_popup_shows_connection_page_and_session(browser, page):
     m = re.match(r"(\d+) messages · (\d+) / 2000 tokens · nothing distilled", summary)
     assert m and int(m.group(1)) == 5 and 0 < int(m.group(2)) <= 2000, summary
     assert "What is a token meter?" in popup.locator("#messages li").first.inner_text()
+    popup.close()
+
+
+def test_the_meter_says_how_much_went_in_full_shortened_or_only_in_the_summary(browser, page):
+    open_chat(page, "chatgpt", PAGE, reply="none")
+    key = session_key(browser.context, page)
+    for i in range(60):
+        host_request(browser.context, {"type": "session.add", "key": key, "role": "user" if i % 2 else "assistant",
+                                       "content": f"Turn {i}: " + "a long reply about the plan and its details. " * 12})
+    popup = open_popup(browser, tab_id(browser.context, page))
+    summary = popup.locator("#session-summary").inner_text()
+    m = re.search(r"(\d+) / 2000 tokens · distilled: (\d+) in full, (\d+) shortened, (\d+) only in the summary",
+                  summary)
+    assert m, summary
+    used, full, shortened, summarised = map(int, m.groups())
+    assert used >= 1960 and full > 3 and summarised > 0, summary  # the budget is used, not cut away
+    assert full + shortened + summarised >= 60
     popup.close()
 
 

@@ -26,6 +26,10 @@ ENGLISH = [
 ]
 
 
+def as_said(messages):
+    return "\n".join(f"[{m.role}] {m.content}" for m in messages)
+
+
 def no_model(tmp_path):
     return ModelLayer(SettingsStore(tmp_path), env={})
 
@@ -48,7 +52,7 @@ def test_language_is_detected_from_the_users_words(text, lang):
 
 
 def test_a_chinese_conversation_gets_a_chinese_extractive_handoff(tmp_path):
-    made = make_handoff(CHINESE, "", TOKENS, no_model(tmp_path), 1500)
+    made = make_handoff(CHINESE, "", as_said(CHINESE), TOKENS, no_model(tmp_path), 1500)
     assert (made.language, made.method) == ("zh", "extractive")
     assert [sid for sid, _, _ in made.sections] == IDS
     assert [title for _, title, _ in made.sections] == list(TITLES["zh"])
@@ -62,7 +66,7 @@ def test_a_chinese_conversation_gets_a_chinese_extractive_handoff(tmp_path):
 
 
 def test_an_english_extractive_handoff(tmp_path):
-    made = make_handoff(ENGLISH, "- user: Budget is 300 dollars.", TOKENS, no_model(tmp_path), 1500)
+    made = make_handoff(ENGLISH, "- user: Budget is 300 dollars.", as_said(ENGLISH), TOKENS, no_model(tmp_path), 1500)
     texts = dict((sid, text) for sid, _, text in made.sections)
     assert made.language == "en" and [t for _, t, _ in made.sections] == list(TITLES["en"])
     assert "data engineer" in texts["user_background"]
@@ -87,7 +91,7 @@ def test_the_model_handoff_is_parsed_and_asked_for_in_the_conversations_language
     answer = {sid: f"模型写的{sid}" for sid in IDS}
     answer["open_items"] = ["导出功能", "Firefox 支持"]
     fake_openai.script(reply("```json\n" + json.dumps(answer, ensure_ascii=False) + "\n```"))
-    made = make_handoff(CHINESE, "", TOKENS, model(tmp_path, fake_openai), 1500)
+    made = make_handoff(CHINESE, "", as_said(CHINESE), TOKENS, model(tmp_path, fake_openai), 1500)
     texts = dict((sid, text) for sid, _, text in made.sections)
     assert (made.method, made.language) == ("model", "zh")
     assert texts["current_status"] == "模型写的current_status"
@@ -100,7 +104,7 @@ def test_the_model_handoff_is_parsed_and_asked_for_in_the_conversations_language
                                   reply('{"unrelated": "json"}'), garbage(b"nonsense")])
 def test_a_failing_or_unusable_model_falls_back_to_extractive(tmp_path, fake_openai, step):
     fake_openai.script(step)
-    made = make_handoff(CHINESE, "", TOKENS, model(tmp_path, fake_openai), 1500)
+    made = make_handoff(CHINESE, "", as_said(CHINESE), TOKENS, model(tmp_path, fake_openai), 1500)
     assert (made.method, made.language) == ("extractive", "zh")
     assert "导出功能" in made.text
 

@@ -26,7 +26,9 @@ def ask_start(req: AskStart, ctx) -> AskStartReply:
     selection = redact(req.selection).text.strip() if req.selection else None
     # A selection the extension already captured is sent once, as the selection, not again as context.
     selection_seq = _captured_seq(app, req.key, selection)
-    built = context_for(app, req.key, req.budget, req.mode, selection_seq)
+    # The selection says what the question is about ("what does this mean?").
+    query = f"{question}\n{selection}" if selection else question
+    built = context_for(app, req.key, req.budget, req.mode, selection_seq, query=query)
     parts: list[str] = []
     cancelled = False
     try:

@@ -109,13 +109,14 @@ def _render_selections(texts: list[str]) -> str:
     return _fence(f"[Whiteboard selection · {len(texts)} {noun}]", f"{body}\n{SELECTION_FOOTER}")
 
 
-def background_block(app, key: str, budget: int, exclude: set[int]) -> Block | None:
-    """The tab's earlier content in the new-selection (background only) mode of design §4."""
+def background_block(app, key: str, budget: int, exclude: set[int], draft: str) -> Block | None:
+    """The tab's earlier content in the new-selection (background only) mode of design §4,
+    what the draft is about first."""
     header = "[Whiteboard background · earlier in this tab]"
     overhead = app.tokens.count(_fence(header, "")) + 1
     if budget <= overhead:
         return None
-    built = context_for(app, key, budget - overhead, "new_selection", exclude_seq=exclude)
+    built = context_for(app, key, budget - overhead, "new_selection", exclude_seq=exclude, query=draft)
     if not built.context:
         return None
     block = _fence(header, built.context)
@@ -157,7 +158,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
             remaining -= app.tokens.count(block.text)
     if req.conversation_new and had_earlier:
         exclude = pending_seqs | ({recorded_seq} if recorded_seq is not None else set())
-        block = background_block(app, req.key, remaining, exclude)
+        block = background_block(app, req.key, remaining, exclude, filtered.text)
         if block is not None:
             blocks.append(block)
             remaining -= app.tokens.count(block.text)

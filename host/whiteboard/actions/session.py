@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Collection
+
 from ..privacy import redact
 from ..protocol.errors import NotFound
 from ..protocol.messages import core
@@ -10,11 +12,17 @@ from ..sessions.summary import fold_pending
 from . import action
 
 
-def context_for(app, key: str, budget: int, mode: str, exclude_seq: int | None = None):
-    """Build a session's context and fold what it left out into the rolling summary."""
+def context_for(app, key: str, budget: int, mode: str, exclude_seq: int | Collection[int] | None = None,
+                query: str | None = None):
+    """Build a session's context (for `query` when there is one) and fold what the budget
+    leaves out into the rolling summary. What is folded does not depend on the query: it is
+    what the context without one leaves out, so the summary is the same whatever is asked."""
     with app.sessions.lock:
         session = app.sessions.get(key)
         app.tokens.wait_ready(5.0)
+        state = _fold_state(session, budget, mode, exclude_seq, app.tokens.ready)
+        if query and session is not None and session.fold_checked == state:
+            return build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq, query)
         built = build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq)
         if session is not None:
             body = [m for m in session.all_messages() if m is not session.seed]
@@ -25,7 +33,24 @@ def context_for(app, key: str, budget: int, mode: str, exclude_seq: int | None =
             if session.unfolded or left_behind:
                 fold_pending(session, app.summarizer, app.tokens, app.config.limits.summary_max_tokens, left_behind)
                 built = build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq)
+            else:
+                session.fold_checked = state
+        if query and session is not None:
+            built = build_context(session, budget, mode, app.tokens, app.config.limits, exclude_seq, query)
         return built
+
+
+def _fold_state(session, budget: int, mode: str, exclude_seq, exact: bool) -> tuple:
+    """All a context without a query depends on: when it is unchanged, so is what that context leaves out."""
+    if session is None:
+        return ()
+    excluded = (exclude_seq,) if isinstance(exclude_seq, int) else tuple(sorted(exclude_seq or ()))
+    return (budget, mode, excluded, exact, session.next_seq, len(session.messages), session.folded_through,
+            session.summary)
+
+
+def kept_of(built) -> core.Kept:
+    return core.Kept(full=built.kept.full, shortened=built.kept.shortened, summarised=built.kept.summarised)
 
 
 @action(core.SessionAdd)
@@ -37,9 +62,9 @@ def session_add(req: core.SessionAdd, ctx) -> core.SessionAddReply:
 
 @action(core.SessionContext)
 def session_context(req: core.SessionContext, ctx) -> core.SessionContextReply:
-    built = context_for(ctx.app, req.key, req.budget, req.mode)
+    built = context_for(ctx.app, req.key, req.budget, req.mode, query=req.query)
     return core.SessionContextReply(context=built.context, used_tokens=built.used_tokens, budget=built.budget,
-                                    distilled=built.distilled, mode=built.mode)
+                                    distilled=built.distilled, mode=built.mode, kept=kept_of(built))
 
 
 @action(core.SessionGet)
@@ -53,7 +78,7 @@ def session_get(req: core.SessionGet, ctx) -> core.SessionGetReply:
         messages = [core.MessageOut(role=m.role, content=m.content, timestamp=m.timestamp, source=m.source)
                     for m in session.all_messages()]
         return core.SessionGetReply(messages=messages, summary=session.summary, used_tokens=built.used_tokens,
-                                    budget=budget, distilled=built.distilled)
+                                    budget=budget, distilled=built.distilled, kept=kept_of(built))
 
 
 @action(core.SessionClear)

@@ -46,7 +46,7 @@ HEADERS = {
 NOTHING = {"en": "(nothing noted)", "zh": "（无）", "ja": "（なし）", "ko": "(없음)"}
 LANGUAGE_NAMES = {"en": "English", "zh": "Chinese (the same script as the conversation)", "ja": "Japanese",
                   "ko": "Korean"}
-# The model reads this much of the conversation: seed, summary, then the newest messages in full.
+# The model reads this much of the conversation (the tab's context for the latest request).
 TRANSCRIPT_TOKENS = 6000
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -86,13 +86,15 @@ def detect_language(messages: Sequence[Message]) -> str:
     return "zh"
 
 
-def make_handoff(messages: Sequence[Message], summary: str, counter: TokenCounter, layer: ModelLayer,
-                 budget: int, cancel: threading.Event | None = None) -> Handoff:
+def make_handoff(messages: Sequence[Message], summary: str, conversation: str, counter: TokenCounter,
+                 layer: ModelLayer, budget: int, cancel: threading.Event | None = None) -> Handoff:
+    """`conversation` is what the model reads: the tab's context (sessions/context.py) within
+    TRANSCRIPT_TOKENS, built for the latest request (latest_request)."""
     language = detect_language(messages)
     texts, method = None, "extractive"
     if layer.configured():
         try:
-            texts = _by_model(messages, summary, counter, layer, language, cancel)
+            texts = _by_model(conversation, layer, language, cancel)
             method = "model"
         except Cancelled:
             raise
@@ -121,6 +123,11 @@ def render(texts: dict[str, str], language: str, method: str, counter: TokenCoun
     text = full()
     sections = tuple((sid, title, texts[sid]) for (sid, _), title in zip(SECTIONS, titles))
     return Handoff(sections, text, language, method, counter.count(text))
+
+
+def latest_request(messages: Sequence[Message]) -> str:
+    """The user's last message: what the next chat has to pick up."""
+    return next((m.content for m in reversed(messages) if m.role == "user"), "")
 
 
 def extractive_sections(messages: Sequence[Message], summary: str, counter: TokenCounter) -> dict[str, str]:
@@ -160,27 +167,8 @@ def _sentences(message: Message) -> list[str]:
     return [s for s in out if len(s) >= 8 or _CJK.search(s)]
 
 
-def transcript(messages: Sequence[Message], summary: str, counter: TokenCounter, budget: int) -> str:
-    """Seed, the rolling summary, then the newest messages in full while they fit (in order)."""
-    seed, rest = messages[0], list(messages[1:])
-    head = [f"[{seed.role}] {seed.content}"] + ([f"[summary of earlier messages]\n{summary}"] if summary else [])
-    room = budget - counter.count("\n".join(head))
-    tail: list[str] = []
-    for m in reversed(rest):
-        line = f"[{m.role}] {m.content}"
-        cost = counter.count(line) + 1
-        if cost > room:
-            break
-        tail.insert(0, line)
-        room -= cost
-    if len(tail) < len(rest):
-        head.append("[…]")
-    return counter.truncate("\n".join(head + tail), budget)
-
-
-def _by_model(messages, summary, counter, layer, language, cancel) -> dict[str, str]:
-    prompt = handoff_messages(transcript(messages, summary, counter, TRANSCRIPT_TOKENS), LANGUAGE_NAMES[language],
-                              SECTIONS)
+def _by_model(conversation, layer, language, cancel) -> dict[str, str]:
+    prompt = handoff_messages(conversation, LANGUAGE_NAMES[language], SECTIONS)
     return parse_sections(layer.client().complete(prompt, cancel=cancel))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import text as T
@@ -45,6 +46,21 @@ def _gram_term(gram: str) -> str:
 class Hit:
     memory: Memory
     score: float
+
+
+def smoothed_idf(df: int, docs: int) -> float:
+    """BM25's idf over `docs` documents plus the fixed background (see the module's note)."""
+    n = docs + BACKGROUND_DOCS
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def length_norm(length: int, average: float) -> float:
+    return K1 * (1 - B + B * length / max(1.0, average))
+
+
+def bm25(tf: Mapping[str, float], idf: Mapping[str, float], norm: float) -> float:
+    """A document's BM25 score from its frequency of each query term (or CJK gram) and its length_norm."""
+    return sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in tf.items() if f)
 
 
 def _body(m: Memory) -> str:
@@ -153,21 +169,13 @@ class MemoryIndex:
 
     def _score(self, memory: Memory, terms: list[str], grams: list[str], idf: dict[str, float]) -> float:
         body = _body(memory)
-        norm = K1 * (1 - B + B * self._lengths[memory.id] / max(1.0, self._total_length / len(self.memories)))
-        score = 0.0
-        if terms:
-            doc_stems = T.stems(T.words(body))
-            for t in terms:
-                tf = doc_stems.count(t)
-                if tf:
-                    score += idf[t] * tf * (K1 + 1) / (tf + norm)
+        norm = length_norm(self._lengths[memory.id], self._total_length / len(self.memories))
+        doc_stems = T.stems(T.words(body)) if terms else []
+        tf = {t: doc_stems.count(t) for t in terms}
         if grams:
             cjk = "\n".join(T.cjk_runs(body))
-            for g in grams:
-                tf = cjk.count(g)
-                if tf:
-                    score += idf[g] * tf * (K1 + 1) / (tf + norm)
-        return score
+            tf.update({g: cjk.count(g) for g in grams})
+        return bm25(tf, idf, norm)
 
     def _seed_terms(self, terms: list[str], idf: dict[str, float]) -> list[str]:
         """The rarer terms find the candidates: ranking every row that holds a word found in
@@ -178,8 +186,7 @@ class MemoryIndex:
         return (rare or present[:1])[:SEED_TERMS]
 
     def _idf(self, df: int) -> float:
-        n = len(self.memories) + BACKGROUND_DOCS
-        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+        return smoothed_idf(df, len(self.memories))
 
     def _word_df(self, stem: str) -> int:
         row = self._db.execute("SELECT doc FROM words_v WHERE term = ?", (stem,)).fetchone()

@@ -58,6 +58,14 @@ class Session:
     # The model's summaries of single messages for vBRIEF export, by (sha256 of model and
     # text, token target): exporting again (each popup open) asks the model only about what is new.
     export_summaries: dict[tuple[bytes, int], str] = field(default_factory=dict)
+    # The context builder's last fit of the summary: (summary, token cap, exact counts?, lines kept).
+    summary_fit: tuple[str, int, bool, str] = ("", 0, False, "")
+    # The middle messages as sessions/relevance.py read them (their words' stems, by passage),
+    # by seq: a context for a query reads each message once. Only those still in the middle.
+    read: dict = field(default_factory=dict)
+    # What the session was like when actions/session.py last found nothing to fold for a
+    # budget: a context for a query built then need not build one without it first.
+    fold_checked: tuple = ()
 
     @property
     def count(self) -> int:

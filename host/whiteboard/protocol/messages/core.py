@@ -17,6 +17,8 @@ SessionKey = Annotated[str, StringConstraints(min_length=3, max_length=300, patt
 Role = Literal["user", "assistant"]
 PromptMode = Literal["follow_up", "new_selection"]
 MAX_CONTENT_CHARS = 2_000_000
+# Only its words are read (relevance.py keeps at most 24 terms); a draft may be long.
+MAX_QUERY_CHARS = 100_000
 
 
 class Ping(Request):
@@ -52,6 +54,17 @@ class SessionContext(Request):
     key: SessionKey
     budget: Annotated[int, Field(ge=1, le=200_000)] = 2000
     mode: PromptMode = "follow_up"
+    # What the context is for (a question, a draft): the messages relevant to it go in first.
+    query: Annotated[str, Field(max_length=MAX_QUERY_CHARS)] | None = None
+
+
+class Kept(BaseModel):
+    """How many of the tab's messages the context holds in full, shortened, or not at all
+    (those are in the rolling summary, or left out for this query)."""
+
+    full: int = 0
+    shortened: int = 0
+    summarised: int = 0
 
 
 class SessionContextReply(Reply):
@@ -60,6 +73,7 @@ class SessionContextReply(Reply):
     budget: int
     distilled: bool
     mode: PromptMode
+    kept: Kept
 
 
 class SessionGet(Request):
@@ -80,6 +94,7 @@ class SessionGetReply(Reply):
     summary: str = ""
     used_tokens: int = 0
     budget: int = 2000
+    kept: Kept = Kept()
     distilled: bool = False
 
 
