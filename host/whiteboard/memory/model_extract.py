@@ -16,7 +16,7 @@ from typing import Callable
 from .candidate import Candidate
 from .extract import Thresholds, finish, user_statements
 from .model import MEMORY_TYPES
-from .service import clean_words
+from .text import clean_words
 
 MESSAGE_CHARS = 1500
 SYSTEM = (

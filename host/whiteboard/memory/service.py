@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..privacy import redact
 from ..protocol.errors import BadRequest, NotFound
 from . import text as T
 from .errors import MemoryDamaged
@@ -153,8 +152,8 @@ class MemoryService:
                 return twin, False
             now = self.clock()
             memory = Memory(id=new_memory_id(), type=type_, text=text, created_at=now, updated_at=now,
-                            tags=clean_words(tags), confidence=confidence, site=site,
-                            keywords=clean_words(keywords) if keywords is not None else T.keywords(text))
+                            tags=T.clean_words(tags), confidence=confidence, site=site,
+                            keywords=T.clean_words(keywords) if keywords is not None else T.keywords(text))
             if self.store([memory]):
                 return memory, True
             # Another process (a second browser's host, the CLI) stored this text a moment ago.
@@ -278,12 +277,6 @@ class MemoryService:
             if self._vault is not None:
                 self._vault.close()
                 self._vault = None
-
-
-def clean_words(words: Iterable[str]) -> list[str]:
-    """Tags and keywords, privacy-filtered like texts, blanks and repeats dropped."""
-    cleaned = (redact(w).text.strip() for w in words)
-    return list(dict.fromkeys(w for w in cleaned if w))
 
 
 def check_text(text: str) -> str:

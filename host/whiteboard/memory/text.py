@@ -12,6 +12,9 @@ import re
 import sqlite3
 import threading
 import unicodedata
+from collections.abc import Iterable
+
+from ..privacy import redact
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _ASCII_WORD = re.compile(r"[a-z0-9]+", re.ASCII)  # _WORD on folded (lowercased) ASCII text
@@ -171,3 +174,9 @@ def keywords(text: str, limit: int = 8) -> list[str]:
     for run in cjk_runs(text):
         out.setdefault(run[:12], None)
     return list(out)[:limit]
+
+
+def clean_words(words: Iterable[str]) -> list[str]:
+    """Tags and keywords, privacy-filtered like texts, blanks and repeats dropped."""
+    cleaned = (redact(w).text.strip() for w in words)
+    return list(dict.fromkeys(w for w in cleaned if w))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated, Callable, Literal
+from typing import TYPE_CHECKING, Annotated, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -23,7 +23,10 @@ from ..privacy import redact
 from ..protocol.errors import BadRequest
 from . import text as T
 from .model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
-from .service import MemoryService, clean_words
+from .text import clean_words
+
+if TYPE_CHECKING:  # the service loads numpy and the vault: not at the host's start-up
+    from .service import MemoryService
 
 FORMAT, VERSION = "whiteboard.memories", 1
 PAGE_BYTES = 900_000  # a host -> browser message is at most 1 MiB
