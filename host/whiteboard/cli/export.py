@@ -49,7 +49,10 @@ class ControlClient:
         self._next_id += 1
         body = json.dumps({"id": self._next_id, "type": type_, **fields}).encode()
         try:
-            self._sock.sendall(HEADER.pack(len(body)) + body)
+            try:
+                self._sock.sendall(HEADER.pack(len(body)) + body)
+            except BrokenPipeError:
+                pass  # a host that refuses this user answers at connect and closes: read that answer
             while True:
                 frame = read_frame(self._in, MAX_REPLY)
                 if frame is None:

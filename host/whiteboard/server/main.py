@@ -21,6 +21,7 @@ from ..protocol.framing import FrameWriter, iter_frames
 from .bootstrap import answer_early
 from .origin import caller_origin
 
+STACK_CLOSE_WAIT = 1.0  # seconds; Chrome kills the host 2 s after closing the port
 log = logging.getLogger("whiteboard")
 
 
@@ -49,6 +50,7 @@ class StackLoader(threading.Thread):
     def __init__(self, config: HostConfig, allowed: bool, frames_in, writer: FrameWriter):
         super().__init__(name="stack-load", daemon=True)
         self.config, self.allowed, self.frames_in, self.writer = config, allowed, frames_in, writer
+        self.app = None
         self.server = None
         self.error: BaseException | None = None
         self.done = threading.Event()
@@ -60,7 +62,7 @@ class StackLoader(threading.Thread):
             from ..sessions.store import start_cleanup_timer
             from .loop import Server
 
-            app = App(self.config)
+            app = self.app = App(self.config)
             load_all()
             start_cleanup_timer(app.sessions, app.stopping)
             if self.allowed:
@@ -121,9 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, SystemExit, BrokenPipeError, ConnectionResetError):
         pass  # asked to stop, or the browser closed the port
     finally:
-        if loader.server is not None:
-            loader.server.app.stopping.set()
-            loader.server.app.close()
+        # A port closed at once may find the stack half-built (the control socket bound, the
+        # server not yet): wait for it briefly, so that what it opened is closed too.
+        loader.done.wait(STACK_CLOSE_WAIT)
+        if loader.app is not None:
+            loader.app.stopping.set()
+            loader.app.close()
     return 0
 
 
