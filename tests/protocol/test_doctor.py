@@ -130,6 +130,7 @@ def _fake_host(path: Path, body: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_host_that_does_not_answer(target, tmp_path):
     install(target, ["chrome"], [EXTENSION_ID])
     _edit(target, path=str(_fake_host(tmp_path / "silent-host", "import time; time.sleep(60)")))

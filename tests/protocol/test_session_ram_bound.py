@@ -1,8 +1,10 @@
 """RAM per session is bounded by the caps at all times, over the real pipes (issue 12 item 4)."""
 
 import psutil
+import pytest
 
 
+@pytest.mark.slow
 def test_two_hundred_megabyte_adds_to_one_tab_keep_the_host_small(host):
     # Before the byte cap, the dropped messages waited for a context build: 312 MB measured.
     process = psutil.Process(host.proc.pid)

@@ -45,6 +45,7 @@ def _index_reachable(env) -> bool:
     return probe.returncode == 0
 
 
+@pytest.mark.slow
 def test_fresh_home_install_register_doctor_and_rerun(tmp_path):
     env = isolated_env(tmp_path / "env", PYTHONIOENCODING="utf-8")
     if not _index_reachable(env):

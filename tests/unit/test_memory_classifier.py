@@ -88,6 +88,7 @@ def test_shipped_weights_fit_the_bundled_model_and_the_labelled_set():
         load_weights("endpoint:text-embedding-3-small@https://api.example")
 
 
+@pytest.mark.slow
 @needs_model
 def test_the_one_command_rebuilds_the_shipped_weights(capsys):
     # Embeds the ~340 training sentences (10-30 s on a slow CPU): the weights in the package

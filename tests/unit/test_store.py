@@ -2,6 +2,7 @@
 
 import threading
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,6 +115,7 @@ def held_bytes(session) -> int:
     return sum(held.values())
 
 
+@pytest.mark.slow
 def test_two_hundred_megabyte_messages_stay_within_the_byte_bounds():
     """The audit's case: 200 x 1 MB to one tab held 268 MB while the count read 50."""
     from whiteboard.app import App
