@@ -19,8 +19,15 @@ export function meaningsText(m) {
   return m.total ? `Recall by meaning is on: ${number.format(m.indexed)} memories indexed.` : "";
 }
 
+export function suggestionsText(count) {
+  if (!count) return "";
+  return count === 1 ? "1 suggested memory waits for your Accept or Discard on the memory page." :
+    `${number.format(count)} suggested memories wait for your Accept or Discard on the memory page.`;
+}
+
 // Shows the line in `node` and keeps it current while indexing; returns a stop function.
-export function watchMeanings(node) {
+// `suggestionsNode` (the popup's) also gets how many extracted facts wait for the user.
+export function watchMeanings(node, suggestionsNode = null) {
   let timer = null;
   let stopped = false;
   async function poll() {
@@ -29,8 +36,10 @@ export function watchMeanings(node) {
     if (stopped) return;
     if (!reply || !reply.ok) {
       node.textContent = "";
+      if (suggestionsNode) suggestionsNode.textContent = "";
       return;
     }
+    if (suggestionsNode) suggestionsNode.textContent = suggestionsText(reply.suggestions);
     const damaged = reply.damaged_vectors.map((d) => d.memory_id);
     node.textContent = meaningsText(reply.meanings) + (damaged.length ?
       ` The stored meaning of ${damaged.join(", ")} cannot be read (kept as it is); found by words only.` : "");

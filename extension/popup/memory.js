@@ -22,9 +22,10 @@ const extract = element("button", { type: "button", id: "memory-extract", textCo
 const status = element("p", { id: "memory-status", className: "memory-status", role: "status" });
 const manage = element("a", { id: "memory-manage", href: MANAGER_URL, target: "_blank", textContent: "Manage memories" });
 const meanings = element("p", { id: "memory-meanings", className: "memory-status", role: "status" });
+const suggested = element("p", { id: "memory-suggestions", className: "memory-status", role: "status" });
 section.append(element("h2", { textContent: "Long-term memory" }),
                element("p", { className: "memory-opt-in" }, toggle, " ", toggleLabel),
-               element("p", { className: "memory-actions" }, extract, " ", manage), status, meanings);
+               element("p", { className: "memory-actions" }, extract, " ", manage), status, meanings, suggested);
 let stopMeanings = null;
 
 let current = { key: null, hostname: null, on: false };
@@ -63,7 +64,7 @@ async function render({ key, page, connected }) {
   toggle.disabled = false;
   show(reply);
   if (stopMeanings) stopMeanings();
-  stopMeanings = reply.long_term ? watchMeanings(meanings) : null;
+  stopMeanings = reply.long_term ? watchMeanings(meanings, suggested) : null;
   status.textContent = reply.paused ? "Long-term memory is paused for this site on the host: nothing is remembered or added." :
     current.on ? "Memories recalled for your message are added to it; you see them above the composer first." :
       "Off: nothing is remembered or added on this site.";

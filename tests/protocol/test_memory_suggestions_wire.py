@@ -28,6 +28,7 @@ def test_suggestions_wait_for_the_user_and_are_never_sent(tmp_path):
             {s["suggestion_id"] for s in got["suggested"]}
         assert all(0.5 <= s["confidence"] < 1 and s["site"] == "claude.ai" for s in waiting["suggestions"])
         by_text = {s["text"]: s["suggestion_id"] for s in waiting["suggestions"]}
+        assert ok(host.request("memory.status"))["suggestions"] == 2  # what the popup counts
 
         # Waiting suggestions are no memories: not listed, not recalled, not sent.
         assert ok(host.request("memory.list"))["total"] == 0
@@ -43,6 +44,7 @@ def test_suggestions_wait_for_the_user_and_are_never_sent(tmp_path):
                                                                                  "claude.ai")
         assert ok(host.request("memory.discard", suggestion_id=by_text["Prefers short answers"]))["discarded"] is True
         assert ok(host.request("memory.suggestions"))["suggestions"] == []
+        assert ok(host.request("memory.status"))["suggestions"] == 0  # a discarded one no longer counts
         assert [m["text"] for m in ok(host.request("memory.list"))["memories"]] == ["Lives in Lisbon, Portugal"]
         send = ok(host.request("chat.prepare_send", key=KEY, site="claude", draft="Any tips for living in Lisbon?"))
         assert send["injected"] is True and "Lives in Lisbon, Portugal" in send["text"]

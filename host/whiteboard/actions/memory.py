@@ -151,7 +151,8 @@ def memory_status(req: msg.MemoryStatus, ctx) -> msg.MemoryStatusReply:
     service.ready()
     bad = service.meanings.damaged_vectors() if service.meanings is not None else []
     return msg.MemoryStatusReply(
-        memories=len(service.index), meanings=msg.MeaningsOut(**meanings(service)), damaged=damaged(service),
+        memories=len(service.index), suggestions=service.suggestion_count(),
+        meanings=msg.MeaningsOut(**meanings(service)), damaged=damaged(service),
         damaged_vectors=[msg.DamagedOut(memory_id=d.memory_id, problem=d.problem) for d in bad])
 
 

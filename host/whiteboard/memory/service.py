@@ -238,6 +238,11 @@ class MemoryService:
             vault = self.vault()
             return vault.load_suggestions() if vault is not None else ([], [])
 
+    def suggestion_count(self) -> int:
+        with self.lock:
+            vault = self.vault()
+            return vault.count_suggestions() if vault is not None else 0
+
     def suggestion(self, suggestion_id: str) -> Suggestion:
         with self.lock:
             vault = self.vault()

@@ -64,6 +64,11 @@ class SuggestionRows:
                 damaged.append(Damaged(sid, "this suggestion does not decrypt or is not a suggestion record"))
         return found, damaged
 
+    def count_suggestions(self) -> int:
+        """How many wait for the user (a plain count: nothing is decrypted)."""
+        with self.lock:
+            return self._conn.execute("SELECT COUNT(*) FROM suggestions WHERE discarded_at IS NULL").fetchone()[0]
+
     def drop_suggestion(self, suggestion_id: str, discarded_at: float | None) -> bool:
         """Accepted (discarded_at None): the row goes. Discarded: its content goes, its text
         key stays so that the same fact is not suggested again. False when there is no such

@@ -250,6 +250,7 @@ class MeaningsOut(BaseModel):
 
 class MemoryStatusReply(Reply):
     memories: int
+    suggestions: int = 0  # extracted facts waiting for the user's accept or discard
     meanings: MeaningsOut
     damaged: list[DamagedOut]
     damaged_vectors: list[DamagedOut]
