@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from support.host import isolated_env
+from support.host import isolated_env, ok
 from support.inprocess import InProcessHost
 from whiteboard.memory.inject import strip_blocks
 
@@ -16,11 +16,6 @@ CLAUDE = "claude.ai:8"
 FACT = "Prefers TypeScript for all projects"
 DRAFT = "Help me set up a new frontend project, TypeScript or not?"
 HTML = '<img src=x onerror=alert(1)><b>bold</b> headings in TypeScript docs'
-
-
-def ok(reply):
-    assert reply["ok"], reply
-    return reply
 
 
 def opt_in(host, site, on=True):

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from support.host import isolated_env, key_path, vault_path
+from support.host import isolated_env, key_path, ok, vault_path
 from support.inprocess import InProcessHost
 from whiteboard.memory.embedder import local_embedder
 
@@ -17,11 +17,6 @@ HTML = 'Prefers <b>bold</b> titles <img src=x onerror="alert(1)"> &amp; <script>
 @pytest.fixture
 def env(tmp_path):
     return isolated_env(tmp_path)
-
-
-def ok(reply):
-    assert reply["ok"], reply
-    return reply
 
 
 def test_add_get_update_delete_and_html_comes_back_as_written(env):

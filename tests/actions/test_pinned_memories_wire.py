@@ -4,7 +4,7 @@ first on an opted-in site, whatever the draft."""
 
 import pytest
 
-from support.host import isolated_env
+from support.host import isolated_env, ok
 from support.inprocess import InProcessHost
 from whiteboard.memory.inject import strip_blocks
 
@@ -13,11 +13,6 @@ SHORT = "Prefers short answers with bullet points"
 BRITISH = "Writes in British English"
 TS = "Prefers TypeScript for all projects"
 DRAFT = "Help me set up a new frontend project, TypeScript or not?"
-
-
-def ok(reply):
-    assert reply["ok"], reply
-    return reply
 
 
 @pytest.fixture

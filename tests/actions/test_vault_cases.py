@@ -6,13 +6,8 @@ import sqlite3
 
 import pytest
 
-from support.host import isolated_env, key_path, vault_path
+from support.host import isolated_env, key_path, ok, vault_path
 from support.inprocess import InProcessHost
-
-
-def ok(reply):
-    assert reply["ok"], reply
-    return reply
 
 
 def test_a_missing_key_file_is_not_replaced_by_saving_an_api_key(tmp_path):

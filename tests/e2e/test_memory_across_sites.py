@@ -18,6 +18,7 @@ from e2e.harness import (
     ui_visible,
     wait_for,
 )
+from support.host import ok
 from whiteboard.config import EXTENSION_ID
 from whiteboard.memory.inject import strip_blocks
 
@@ -27,11 +28,6 @@ FACT = "Prefers TypeScript for all my projects"
 DRAFT = "Help me start a new web project. Which language fits?"
 PREVIEW = "whiteboard-memory-preview"
 HTML = '<img src=x onerror="window.__pwned=1"><b>bold</b> headings in TypeScript docs'
-
-
-def ok(reply):
-    assert reply["ok"], reply
-    return reply
 
 
 def sent(page):

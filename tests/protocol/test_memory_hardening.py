@@ -16,12 +16,7 @@ import sys
 
 import pytest
 
-from support.host import HostProcess, isolated_env
-
-
-def ok(reply):
-    assert reply["ok"], reply
-    return reply
+from support.host import HostProcess, isolated_env, ok
 
 
 def test_two_hosts_making_their_first_memory_at_once_both_succeed(tmp_path):

@@ -1,15 +1,10 @@
 """Suggestions over real pipes: memory.settings' suggest_below, memory.extract's `suggested`,
 memory.suggestions / memory.accept / memory.discard, and a waiting suggestion never sent."""
 
-from support.host import HostProcess, isolated_env
+from support.host import HostProcess, isolated_env, ok
 from whiteboard.memory.embedder import local_embedder
 
 KEY = "claude.ai:4"
-
-
-def ok(reply):
-    assert reply["ok"], reply
-    return reply
 
 
 def test_suggestions_wait_for_the_user_and_are_never_sent(tmp_path):

@@ -20,6 +20,12 @@ from whiteboard.server.control import runtime_dir
 ORIGIN = f"chrome-extension://{EXTENSION_ID}/"
 
 
+def ok(reply: dict) -> dict:
+    """The reply, asserted successful (the failed reply is the assertion's message)."""
+    assert reply["ok"], reply
+    return reply
+
+
 def isolated_env(root: Path, **extra: str) -> dict[str, str]:
     """HOME, XDG dirs and TMPDIR inside root: nothing the host writes can escape it."""
     dirs = {name: root / name for name in ("home", "config", "data", "cache", "state", "runtime", "tmp")}
