@@ -56,3 +56,6 @@ def test_a_user_who_never_opted_in_gets_no_vault_opened(tmp_path):
     with HostProcess(env=env) as host:
         started(host)
         assert not vault_opened_soon(host.proc.pid, 1.0)
+        # Nor the memory service, whose numpy alone is ~14 MB of RSS.
+        with open(f"/proc/{host.proc.pid}/maps") as maps:
+            assert "numpy" not in maps.read()

@@ -6,11 +6,12 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from typing import TYPE_CHECKING
 
-from .classifier import learned_loader
-from .conversation import ConversationExtractor
-from .model_extract import model_from
-from .service import MemoryService
+from .sites import SiteStore
+
+if TYPE_CHECKING:  # the service and its extractors load numpy and the vault: only when memory is used
+    from .service import MemoryService
 
 _lock = threading.Lock()
 log = logging.getLogger("whiteboard.memory")
@@ -34,8 +35,13 @@ def service_for(app) -> MemoryService:
     with _lock:
         service = app.__dict__.get("_memory_service")
         if service is None:
-            service = MemoryService(embedder=load_embedder)
+            from .classifier import learned_loader
+            from .conversation import ConversationExtractor
             from .embedder import local_embedder
+            from .model_extract import model_from
+            from .service import MemoryService
+
+            service = MemoryService(embedder=load_embedder)
 
             # The classifier's weights fit the bundled model only, whatever replaces it for recall.
             service.extractor = ConversationExtractor(service, app.sessions,
@@ -48,9 +54,9 @@ def service_for(app) -> MemoryService:
 def open_at_start(app) -> None:
     """Build the index when the host starts (design §5), so the first send on an opted-in
     site does not wait for the vault; nothing is opened for a user who never opted in."""
-    service = service_for(app)
-    if not any(site.memory_on for site in service.sites.all()):
+    if not any(site.memory_on for site in SiteStore().all()):
         return
+    service = service_for(app)
     try:
         service.ready()
     except Exception as exc:  # noqa: BLE001 - memory.* requests report it to the user
