@@ -34,14 +34,3 @@ def test_full_stack_ping_has_the_same_fields(tmp_path):
     early = early_ping_reply(json.dumps({"id": 1, "type": "ping"}).encode())
     assert set(reply.model_dump()) == set(early) - {"id", "ok"}
 
-
-def test_the_full_stack_loads_without_numpy_or_the_vault():
-    """numpy and the memory service cost ~15 MB of RSS; only a user who opted in needs them."""
-    import subprocess
-    import sys
-
-    code = ("import sys\nfrom whiteboard.actions import load_all\nfrom whiteboard.app import App\n"
-            "load_all(); App()\nprint(sorted(m for m in ('numpy', 'whiteboard.memory.service', "
-            "'whiteboard.memory.vault') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert out.stdout.strip() == "[]"
