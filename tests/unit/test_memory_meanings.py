@@ -136,6 +136,24 @@ def test_an_edit_replaces_the_vector_and_a_delete_removes_it(open_service, tmp_p
     assert vector_rows(tmp_path) == []
 
 
+def test_an_edited_memorys_old_vector_is_not_used_until_it_is_embedded_again(open_service):
+    toy = ToyEmbedder()
+    toy.confirm_cosine = 0.5  # full-text hits must agree in meaning, as with the bundled model
+    service = open_service(lambda: toy)
+    m, _ = service.add("Allergic to peanuts", "context")
+    wait_indexed(service)
+    toy.gate = threading.Event()  # the indexer cannot embed the edit yet
+    service.update(m.id, "Has two cats")
+    try:
+        # The old vector (peanuts) would reject the full-text hit and still answer "satay".
+        assert [x.id for x in recall(service, TOKENS, "cats").memories] == [m.id]
+        assert recall(service, TOKENS, "a satay dinner").memories == ()
+    finally:
+        toy.gate.set()
+    wait_indexed(service)
+    assert [x.id for x in recall(service, TOKENS, "a pet for my flat").memories] == [m.id]
+
+
 def test_vectors_of_an_older_model_are_replaced_in_the_background_full_text_meanwhile(open_service, tmp_path):
     service = open_service(lambda: ToyEmbedder("toy-1"))
     m, _ = service.add("Allergic to peanuts", "context")
