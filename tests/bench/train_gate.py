@@ -3,7 +3,8 @@ write host/whiteboard/memory/context_gate.json. Run: python tests/bench/train_ga
 
 Data: tests/bench/data/paraphrase_train.json only (never the test set, paraphrase_recall.json):
 its pairs' requests and its `personal` requests want personal context (1), its `unrelated`
-requests do not (0). Each is embedded as a draft is (the model's query vector). The model is
+requests do not (0). Each is embedded as a draft is (the model's query vector, mapped by the
+meaning adapter as recall maps it: the weights are bound to both, `ranking_id`). The model is
 a logistic regression with an L2 penalty, fitted by plain gradient descent from zeros (no
 randomness: the same data gives the same weights). It prints 5-fold held-out accuracy too.
 """
@@ -18,6 +19,7 @@ import numpy as np
 
 from whiteboard.memory.context_gate import WEIGHTS
 from whiteboard.memory.embedder import local_embedder
+from whiteboard.memory.vectors import ranking_space
 
 TRAIN = Path(__file__).resolve().parent / "data" / "paraphrase_train.json"
 PENALTY, STEPS, RATE, SCALE, THRESHOLD = 1.0, 2000, 0.5, 10.0, 0.5
@@ -38,7 +40,7 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
 def examples(model) -> tuple[np.ndarray, np.ndarray]:
     data = json.loads(TRAIN.read_text(encoding="utf-8"))
     wanting = [p["request"] for p in data["pairs"]] + data["personal"]
-    x = model.embed_queries(wanting + data["unrelated"]).astype(np.float64)
+    x = ranking_space(model, model.embed_queries(wanting + data["unrelated"])).astype(np.float64)
     return x, np.r_[np.ones(len(wanting)), np.zeros(len(data["unrelated"]))]
 
 
@@ -67,7 +69,7 @@ def main() -> int:
     WEIGHTS.write_text(json.dumps({
         "about": "Context gate weights (whiteboard.memory.context_gate), written by tests/bench/train_gate.py "
                  "from tests/bench/data/paraphrase_train.json.",
-        "model": model.model_id, "threshold": THRESHOLD, "bias": round(b, 6),
+        "model": model.ranking_id, "threshold": THRESHOLD, "bias": round(b, 6),
         "weights": [round(float(v), 6) for v in w]}) + "\n", encoding="utf-8")
     print(f"wrote {WEIGHTS}")
     return 0

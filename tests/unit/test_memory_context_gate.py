@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from whiteboard.memory import context_gate
+from whiteboard.memory import adapter, context_gate
 from whiteboard.memory import embedder as bundled
 from whiteboard.memory.context_gate import ContextGate
 from whiteboard.memory.recall import DEFAULT, cosine_floor
@@ -26,9 +26,12 @@ def test_score_is_the_logistic_of_the_weighted_sum():
     assert gate.score(np.array([1e30, 0.0, 0.0])) == 1.0  # no overflow warning, no nan
 
 
-def test_the_shipped_weights_load_for_their_model_only():
-    gate = context_gate.load(SHIPPED_MODEL)
+def test_the_shipped_weights_load_for_their_model_and_adapter_only():
+    shipped_adapter = adapter.load(SHIPPED_MODEL)
+    assert shipped_adapter is not None
+    gate = context_gate.load(f"{SHIPPED_MODEL}+{shipped_adapter.name}")
     assert gate is not None and gate.weights.shape == (384,) and 0 < gate.threshold < 1
+    assert context_gate.load(SHIPPED_MODEL) is None  # trained on adapted vectors: not for the model's own
     assert context_gate.load("endpoint:nomic-embed@http://127.0.0.1:11434") is None
 
 
@@ -69,10 +72,11 @@ def test_the_bundled_model_lowers_its_floor_for_personal_requests_only():
     model = bundled.local_embedder()
     if model is None:
         pytest.skip(bundled.load_error)
-    assert model.gate is not None and model.gate.model == model.model_id
+    assert model.gate is not None and model.gate.model == model.ranking_id
     # Requests in neither the training nor the test set.
-    personal = model.embed_queries(["Suggest a dinner I could cook for my family tonight",
-                                    "Which hiking boots should I buy for my trip?"])
-    general = model.embed_queries(["What is the boiling point of ethanol?", "Who was Napoleon's first wife?"])
+    personal = model.rank_vectors(model.embed_queries(["Suggest a dinner I could cook for my family tonight",
+                                                       "Which hiking boots should I buy for my trip?"]))
+    general = model.rank_vectors(model.embed_queries(["What is the boiling point of ethanol?",
+                                                      "Who was Napoleon's first wife?"]))
     assert [model.cosine_floor(v) for v in personal] == [bundled.PERSONAL_MIN_COSINE] * 2
     assert [model.cosine_floor(v) for v in general] == [bundled.MIN_COSINE] * 2

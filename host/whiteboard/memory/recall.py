@@ -4,7 +4,7 @@ Hybrid: full-text hits above an absolute BM25 floor (idf smoothed by a fixed bac
 so it means the same in a 5-memory vault and a 100k one) and meaning hits above a cosine
 floor (for the bundled model, a lower one when its context gate says the draft wants
 personal context: context_gate.py), fused by reciprocal rank (a full-text hit whose
-meaning is far from the draft's, under the model's `confirm_cosine`, is dropped: one shared
+meaning is far from the draft's, under the model's confirm floor, is dropped: one shared
 word such as "Berlin" in "When did the Berlin Wall fall?" is not enough); then
 near-duplicate removal, at most 5, and a token cap on the block. No floor depends on the
 other memories or their number: a request unrelated to every memory injects nothing in
@@ -29,10 +29,10 @@ from .inject import BlockLine, format_block, format_line, strip_blocks
 from .model import Memory
 
 log = logging.getLogger("whiteboard.memory.recall")
-# Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) and the depth
-# of each ranking were chosen on LoCoMo conversations 1-5 (docs/memory.md); 6-10 only measured.
-RRF_K = 10
-MEANING_WEIGHT = 0.6
+# Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) were chosen on
+# LoCoMo conversation 5 (1-4 train the meaning adapter; docs/memory.md); 6-10 only measured.
+RRF_K = 5
+MEANING_WEIGHT = 1.5
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     if query_vector is not None:
         vector, note = query_vector()
         if vector is not None:
-            confirm = getattr(meanings.embedder, "confirm_cosine", None)
+            confirm = confirm_floor(meanings.embedder, vector)
             if confirm is not None:  # a shared word alone is not enough when the meanings disagree
                 # A vector made from an older text (an edit not yet embedded again) says nothing.
                 current = [m.id for m in ranked if meanings.vectors.rev_of(m.id) == m.rev]
@@ -112,6 +112,13 @@ def cosine_floor(embedder, vector, settings: RecallSettings) -> float:
     if decide is not None:
         return decide(vector)
     return getattr(embedder, "min_cosine", settings.min_cosine)
+
+
+def confirm_floor(embedder, vector) -> float | None:
+    """The cosine a full-text hit must also have for this draft (the bundled model decides
+    per draft), or None: an endpoint's full-text hits need none."""
+    decide = getattr(embedder, "confirm_floor", None)
+    return decide(vector) if decide is not None else getattr(embedder, "confirm_cosine", None)
 
 
 def fuse_hybrid(full_text: list, meanings: list) -> list:

@@ -5,6 +5,8 @@ model (the bundled one, or the /v1/embeddings endpoint that replaces it), reads 
 stored in the vault for that model, and embeds every memory that has none or whose vector
 was made from an older revision or by another model, storing each batch encrypted
 (vault.put_vectors). Until a memory has its vector, recall finds it by full text only.
+The index holds them as recall compares them (`ranking_space`: the bundled model's meaning
+adapter, adapter.py), the vault as the model made them.
 
 The draft of a send is embedded on one worker thread with a deadline (about 30 ms for the
 local model): past it, or while the previous draft is still being embedded, that send uses
@@ -32,6 +34,13 @@ log = logging.getLogger("whiteboard.memory.vectors")
 BATCH = 16  # memories per embedding call and per vault transaction
 LOCAL_QUERY_DEADLINE = 0.03  # seconds the send path waits for the draft's vector
 RETRY_SECONDS = 30.0
+
+
+def ranking_space(embedder, vectors: np.ndarray) -> np.ndarray:
+    """The model's vectors as recall compares them (the bundled model's meaning adapter, on
+    memories and drafts alike); other models' as they are. The vault keeps the model's own."""
+    rank = getattr(embedder, "rank_vectors", None)
+    return rank(vectors) if rank is not None else vectors
 
 
 class VectorIndex:
@@ -238,7 +247,10 @@ class MeaningIndexer:
             stored, damaged = vault.load_vectors(model)
             with self.service.lock:
                 revs = {m.id: m.rev for m in self.service.index.memories.values()}
-            self.vectors.put([(i, rev, v) for i, (rev, v) in stored.items() if revs.get(i) == rev])
+            current = [(i, rev, v) for i, (rev, v) in stored.items() if revs.get(i) == rev]
+            if current:
+                ranked = ranking_space(self.embedder, np.stack([v for _, _, v in current]))
+                self.vectors.put([(i, rev, v) for (i, rev, _), v in zip(current, ranked)])
             for d in damaged:
                 log.error("the meaning vector of memory %s cannot be read: %s", d.memory_id, d.problem)
                 self.damaged[d.memory_id] = (revs.get(d.memory_id, -1), d)
@@ -256,9 +268,9 @@ class MeaningIndexer:
                 return
             batch = todo[:BATCH]
             matrix = self.embedder.embed_passages([m.text for m in batch])
-            items = [(m.id, m.rev, matrix[i]) for i, m in enumerate(batch)]
-            vault.put_vectors(model, items)
-            self.vectors.put(items)
+            vault.put_vectors(model, [(m.id, m.rev, matrix[i]) for i, m in enumerate(batch)])
+            ranked = ranking_space(self.embedder, matrix)
+            self.vectors.put([(m.id, m.rev, ranked[i]) for i, m in enumerate(batch)])
             for m in batch:
                 self.damaged.pop(m.id, None)
 
@@ -315,7 +327,7 @@ class MeaningIndexer:
 
     def _embed_query(self, embedder, text: str) -> np.ndarray:
         started = time.monotonic()
-        vector = embedder.embed_queries([text])[0]
+        vector = ranking_space(embedder, embedder.embed_queries([text]))[0]
         self._query_seconds = 0.7 * self._query_seconds + 0.3 * (time.monotonic() - started)
         self._last_query = (embedder.model_id, text, vector)
         return vector

