@@ -167,3 +167,20 @@ def test_doctor_says_when_the_adapter_is_missing_and_when_all_loads(monkeypatch)
         assert check.ok is None and "meaning adapter does not" in check.label and "Reinstall" in check.fix
     finally:
         bundled.reset_for_tests()
+
+
+def test_a_reopened_vault_maps_its_stored_vectors_chunk_by_chunk(open_service, monkeypatch):  # noqa: F811
+    from whiteboard.memory import vectors
+
+    service = open_service(lambda: MappedToy())
+    ids = [service.add(text, "context")[0].id for text in ("Allergic to peanuts", "Has a pet cat", "Likes satay")]
+    wait_indexed(service)
+    service.close()
+    monkeypatch.setattr(vectors, "LOAD_CHUNK", 2)  # three stored vectors: two chunks
+    toy = MappedToy()
+    again = open_service(lambda: toy)
+    assert again.ready()  # opens the vault, which wakes the indexer
+    wait_indexed(again)
+    assert toy.passages == 0 and again.meanings.vectors.ids() == set(ids)  # read back, not embedded again
+    mapped = toy.rank_vectors(toy.embed_queries(["a pet"]))[0]
+    assert set(again.meanings.vectors.cosines(ids, mapped).values()) == {1.0}  # all three mapped onto one axis

@@ -34,6 +34,7 @@ log = logging.getLogger("whiteboard.memory.vectors")
 BATCH = 16  # memories per embedding call and per vault transaction
 LOCAL_QUERY_DEADLINE = 0.03  # seconds the send path waits for the draft's vector
 RETRY_SECONDS = 30.0
+LOAD_CHUNK = 4096  # stored vectors mapped into the index at a time
 
 
 def ranking_space(embedder, vectors: np.ndarray) -> np.ndarray:
@@ -248,9 +249,10 @@ class MeaningIndexer:
             with self.service.lock:
                 revs = {m.id: m.rev for m in self.service.index.memories.values()}
             current = [(i, rev, v) for i, (rev, v) in stored.items() if revs.get(i) == rev]
-            if current:
-                ranked = ranking_space(self.embedder, np.stack([v for _, _, v in current]))
-                self.vectors.put([(i, rev, v) for (i, rev, _), v in zip(current, ranked)])
+            for start in range(0, len(current), LOAD_CHUNK):  # in chunks: no second copy of a large vault
+                chunk = current[start:start + LOAD_CHUNK]
+                ranked = ranking_space(self.embedder, np.stack([v for _, _, v in chunk]))
+                self.vectors.put([(i, rev, v) for (i, rev, _), v in zip(chunk, ranked)])
             for d in damaged:
                 log.error("the meaning vector of memory %s cannot be read: %s", d.memory_id, d.problem)
                 self.damaged[d.memory_id] = (revs.get(d.memory_id, -1), d)
