@@ -88,6 +88,11 @@ def _label(message: Message, shortened: bool = False) -> str:
     return f"[excerpt · {kind}]" if shortened else f"[{kind}]"
 
 
+def _in_full(message: Message) -> tuple[str, tuple[Message, str]]:
+    """A message's line in full, and the key its token cost is cached under."""
+    return f"{_label(message)} {message.content}", (message, "full")
+
+
 def build_context(session: Session | None, budget: int, mode: str, counter: TokenCounter, limits: Limits,
                   exclude_seq: int | Collection[int] | None = None, query: str | None = None) -> BuiltContext:
     if session is None or not session.all_messages():
@@ -124,7 +129,8 @@ def build_context(session: Session | None, budget: int, mode: str, counter: Toke
     tail = rest[-limits.tail_messages:] if limits.tail_messages else []
     middle = rest[: len(rest) - len(tail)]
     for n, m in enumerate(reversed(tail)):
-        if not take(_Piece((3, m.seq), 80 - n, f"{_label(m)} {m.content}", cache=(m, "full")), allow_cut=True):
+        text, cache = _in_full(m)
+        if not take(_Piece((3, m.seq), 80 - n, text, cache=cache), allow_cut=True):
             break
     # The summary's newest lines, within a share of the room: it must not starve the middle.
     key = (session.summary, int(remaining * SUMMARY_SHARE), counter.ready)
@@ -190,10 +196,10 @@ class _Middle:
             if span is not None and self.full_cost(m) > LONG_TOKENS:
                 take(i, *_excerpt(m, span), True, held_back, span[0])
             else:
-                take(i, f"{_label(m)} {m.content}", (m, "full"), False, held_back)
+                take(i, *_in_full(m), False, held_back)
         for i in reversed(range(len(self.messages))):  # 2: newest first, in full, while they fit
             m = self.messages[i]
-            if i not in self.chosen and not take(i, f"{_label(m)} {m.content}", (m, "full"), False):
+            if i not in self.chosen and not take(i, *_in_full(m), False):
                 break
         # 3 and 4 go newest first and stop at the first that does not fit: without a query what is
         # left out is then always the oldest stretch, which the rolling summary folds in order.
@@ -203,7 +209,7 @@ class _Middle:
                 continue
             span = ranking.best_passage.get(m.seq)
             text, cache = _excerpt(m, span) if span else _lead(m)
-            if not (take(i, f"{_label(m)} {m.content}", (m, "full"), False) if cache is None
+            if not (take(i, *_in_full(m), False) if cache is None
                     else take(i, text, cache, True, start=span[0] if span else 0)):
                 break
         left = [i for i in range(len(self.messages)) if i not in self.chosen]
@@ -225,7 +231,8 @@ class _Middle:
         as fits from where its excerpt starts, cut at a word; returns the tokens it took."""
         m = self.messages[i]
         now = _cost(piece, self.counter)
-        full = _Piece(piece.order, piece.priority, f"{_label(m)} {m.content}", False, (m, "full"), i)
+        text, cache = _in_full(m)
+        full = _Piece(piece.order, piece.priority, text, False, cache, i)
         if _cost(full, self.counter) - now <= room:
             self.chosen[i] = full
             return _cost(full, self.counter) - now
@@ -242,7 +249,8 @@ class _Middle:
         del self.chosen[slot]
 
     def full_cost(self, m: Message) -> int:
-        return _cost(_Piece((3, m.seq), 0, f"{_label(m)} {m.content}", cache=(m, "full")), self.counter)
+        text, cache = _in_full(m)
+        return _cost(_Piece((3, m.seq), 0, text, cache=cache), self.counter)
 
     def _stretch(self, i: int) -> tuple[int, int]:
         lo, hi = i, i + 1
