@@ -7,6 +7,7 @@ import pytest
 
 from support.host import isolated_env
 from support.inprocess import InProcessHost
+from support.vbrief import without_import_differences
 from whiteboard.vbrief.models import VBriefDocument
 
 KEY = "chatgpt.com:412"
@@ -27,17 +28,6 @@ def conversation(n):
 def add_all(host, key, turns, source="chat"):
     for role, content in turns:
         assert host.request("session.add", key=key, role=role, content=content, source=source)["ok"]
-
-
-def normalized(document: dict) -> dict:
-    """Documented differences after an import: the new session's id and start time, the creation time."""
-    d = json.loads(json.dumps(document))
-    d["vBRIEFInfo"].pop("created")
-    for info in (d["vBRIEFInfo"]["sessionInfo"], d["sessionSnapshot"]["sessionInfo"]):
-        info.pop("id"), info.pop("startTime")
-    for obs in d["sessionSnapshot"]["observations"]:
-        obs.pop("sessionId")
-    return d
 
 
 def test_export_import_export_round_trip_over_the_wire(host):
@@ -61,7 +51,7 @@ def test_export_import_export_round_trip_over_the_wire(host):
     imported = host.request("vbrief.import", key="chatgpt.com:77", document=doc)
     assert imported == {"id": imported["id"], "ok": True, "count": 50, "redacted": 0}
     second = host.request("vbrief.export", key="chatgpt.com:77")
-    assert normalized(second["document"]) == normalized(doc)
+    assert without_import_differences(second["document"]) == without_import_differences(doc)
     again = host.request("vbrief.export", key=KEY)["document"]
     again["vBRIEFInfo"]["created"] = doc["vBRIEFInfo"]["created"]
     assert again == doc  # exporting changes nothing

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from support.vbrief import without_import_differences
 from whiteboard.config import Limits
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore
@@ -214,17 +215,6 @@ def test_the_export_filters_again_what_reached_the_store_unfiltered(counter):
     assert info.reason.endswith("at export") and "api_key" in info.patterns
 
 
-def normalized(doc: VBriefDocument) -> dict:
-    """What may differ after an import: the new session's id and start, the document's creation time."""
-    d = wire(doc)
-    d["vBRIEFInfo"].pop("created")
-    for info in (d["vBRIEFInfo"]["sessionInfo"], d["sessionSnapshot"]["sessionInfo"]):
-        info.pop("id"), info.pop("startTime")
-    for obs in d["sessionSnapshot"]["observations"]:
-        obs.pop("sessionId")
-    return d
-
-
 @pytest.mark.parametrize("conversation", [CONVERSATION, SECRET_CONVERSATION, long_conversation(30)],
                          ids=["short", "secrets", "over-the-cap"])
 def test_round_trip_export_import_export_gives_the_same_document(counter, conversation):
@@ -237,7 +227,8 @@ def test_round_trip_export_import_export_gives_the_same_document(counter, conver
     first = exported(store, KEY, counter)
     restored = restore_session(store, "chatgpt.com:9", VBriefDocument.model_validate(wire(first)), replace=False)
     assert restored.redacted == 0
-    assert normalized(first) == normalized(exported(store, "chatgpt.com:9", counter))
+    again = exported(store, "chatgpt.com:9", counter)
+    assert without_import_differences(wire(first)) == without_import_differences(wire(again))
     imported = store.get("chatgpt.com:9")
     assert [m.source for m in imported.all_messages()] == [m.source for m in session.all_messages()]
     assert imported.summary_method == ("imported" if session.summary else "none")
@@ -249,7 +240,8 @@ def test_an_import_into_another_site_changes_only_the_agent(counter):
     capture(store, KEY, CONVERSATION)
     first = exported(store, KEY, counter)
     restore_session(store, "claude.ai:9", first, replace=False)
-    a, b = normalized(first), normalized(exported(store, "claude.ai:9", counter))
+    again = exported(store, "claude.ai:9", counter)
+    a, b = without_import_differences(wire(first)), without_import_differences(wire(again))
     assert a["sessionSnapshot"]["sessionInfo"].pop("agent") == "chatgpt.com"
     assert b["sessionSnapshot"]["sessionInfo"].pop("agent") == "claude.ai"
     assert a["sessionSnapshot"]["observations"] == b["sessionSnapshot"]["observations"]
