@@ -34,8 +34,10 @@ def test_selection_joins_the_session_and_goes_once_with_the_next_send(browser, p
     assert held[-1]["source"] == "selection" and held[-1]["content"] == selected
     # The click also recorded the conversation shown on the page (2 user + 2 assistant turns).
     assert [m["role"] for m in held if m["source"] == "chat"] == ["user", "assistant", "user", "assistant"]
-    panel = shadow_ui(page, "whiteboard-panel")
-    assert "Selection added" in panel["text"] and selected[:40] in panel["text"]
+    # The panel lists the tab's messages once the host's reply reaches it: wait for that.
+    panel = wait_for(lambda: (p := shadow_ui(page, "whiteboard-panel")) and selected[:40] in p["text"] and p,
+                     what="the selection in the panel")
+    assert "Selection added" in panel["text"]
 
     type_draft(page, site, "Explain this in one sentence")
     page.keyboard.press("Enter")
@@ -133,8 +135,9 @@ def test_selection_holding_html_is_inserted_as_plain_text(browser, page):
         document.querySelector('[data-message-author-role=assistant] .markdown').append(p);
     }""", markup)
     capture_selection(browser, page, "#markup", key)
-    panel = shadow_ui(page, "whiteboard-panel")
-    assert markup in panel["text"] and "img" not in panel["tags"] and "b" not in panel["tags"]
+    panel = wait_for(lambda: (p := shadow_ui(page, "whiteboard-panel")) and markup in p["text"] and p,
+                     what="the selection in the panel")
+    assert "img" not in panel["tags"] and "b" not in panel["tags"]
     type_draft(page, "chatgpt", "What is this?")
     page.keyboard.press("Enter")
     wait_for(lambda: len(sent(page)) == 1, what="the send")
