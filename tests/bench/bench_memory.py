@@ -214,7 +214,7 @@ def embed_cached(model, kind: str, texts: list[str]) -> np.ndarray:
     return vectors
 
 
-def ranked(model, kind: str, texts: list[str]) -> np.ndarray:
+def mapped_vectors(model, kind: str, texts: list[str]) -> np.ndarray:
     """Vectors as recall compares them (the meaning adapter applied), from the model's own."""
     return ranking_space(model, embed_cached(model, kind, texts))
 
@@ -246,8 +246,8 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
         vectors, query_vectors = {}, {}
         for name, model in candidates.items():
             vectors[name] = VectorIndex()
-            vectors[name].put([(d, 1, v) for d, v in zip(ids, ranked(model, "passage", texts))])
-            query_vectors[name] = ranked(model, "query", [qa["question"] for qa in questions])
+            vectors[name].put([(d, 1, v) for d, v in zip(ids, mapped_vectors(model, "passage", texts))])
+            query_vectors[name] = mapped_vectors(model, "query", [qa["question"] for qa in questions])
         tokens = _ByteTokens()
         for n, qa in enumerate(questions):
             evidence = evidence_of(qa, set(ids))
@@ -329,7 +329,8 @@ def bench_paraphrase(candidates: dict, path: Path = PARAPHRASES, distractors_fro
     measure("full text alone (as injected)", lambda q: None)
     for name, model in candidates.items():
         vectors = VectorIndex()
-        vectors.put([(m.id, 1, v) for m, v in zip(memories, ranked(model, "passage", [m.text for m in memories]))])
+        mapped = mapped_vectors(model, "passage", [m.text for m in memories])
+        vectors.put([(m.id, 1, v) for m, v in zip(memories, mapped)])
         if name != UNADAPTED:  # as injected: floors and gate belong to the adapted vectors
             measure(f"hybrid with {name} (as injected)",
                     lambda q, v=vectors, m=model: _FixedMeanings(v, ranking_space(m, m.embed_queries([q]))[0], m))

