@@ -175,7 +175,7 @@ def check_embedding_model() -> Check:
         return Check(None, f"semantic recall is off: {embedder.load_error}; long-term memory recall uses full text "
                            "only, and extraction the rules alone", "Nothing to do on this platform; or set "
                            "WHITEBOARD_EMBED_MODEL to use an embeddings endpoint for recall (docs/memory.md)")
-    if getattr(model, "adapter", None) is None:
+    if model.adapter is None:
         return Check(None, f"semantic recall: bundled model {model.model_id} loads, but its meaning adapter does not; "
                            "recall by meaning finds fewer paraphrases", "Reinstall Whiteboard: the package's "
                            "whiteboard/memory/data/meaning_adapter.npz is missing or damaged, or was trained for "

@@ -82,13 +82,13 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
             confirm = confirm_floor(meanings.embedder, vector)
             if confirm is not None:  # a shared word alone is not enough when the meanings disagree
                 # A vector made from an older text (an edit not yet embedded again) says nothing.
-                current = [m.id for m in ranked if meanings.vectors.rev_of(m.id) == m.rev]
+                current = [m.id for m in ranked if meanings.vectors.is_current(m)]
                 cosines = meanings.vectors.cosines(current, vector)
                 ranked = [m for m in ranked if cosines.get(m.id, 1.0) >= confirm]
             near = meanings.vectors.search(vector, settings.depth, cosine_floor(meanings.embedder, vector, settings))
             with service.index.lock:  # another thread may be changing the index
                 found = [service.index.memories.get(i) for i, _ in near]
-            found = [m for m in found if m is not None and meanings.vectors.rev_of(m.id) == m.rev]
+            found = [m for m in found if m is not None and meanings.vectors.is_current(m)]
             ranked = fuse_hybrid(ranked, found)
             method = "hybrid"
         elif meanings.reason and note is None:

@@ -66,8 +66,10 @@ class VectorIndex:
         with self._lock:
             return dict(self._rev)
 
-    def rev_of(self, memory_id: str) -> int | None:
-        return self._rev.get(memory_id)
+    def is_current(self, memory) -> bool:
+        """Whether the index holds a vector made from this memory's current text (not from
+        the text before an edit, nor none at all)."""
+        return self._rev.get(memory.id) == memory.rev
 
     def put(self, items: list[tuple[str, int, np.ndarray]]) -> None:
         if not items:
@@ -250,9 +252,7 @@ class MeaningIndexer:
                 revs = {m.id: m.rev for m in self.service.index.memories.values()}
             current = [(i, rev, v) for i, (rev, v) in stored.items() if revs.get(i) == rev]
             for start in range(0, len(current), LOAD_CHUNK):  # in chunks: no second copy of a large vault
-                chunk = current[start:start + LOAD_CHUNK]
-                mapped = ranking_space(self.embedder, np.stack([v for _, _, v in chunk]))
-                self.vectors.put([(i, rev, v) for (i, rev, _), v in zip(chunk, mapped)])
+                self._put_mapped(current[start:start + LOAD_CHUNK])
             for d in damaged:
                 log.error("the meaning vector of memory %s cannot be read: %s", d.memory_id, d.problem)
                 self.damaged[d.memory_id] = (revs.get(d.memory_id, -1), d)
@@ -263,18 +263,23 @@ class MeaningIndexer:
                 memories = list(self.service.index.memories.values())
             gone = self.vectors.ids() - {m.id for m in memories}
             self.vectors.remove(gone)
-            todo = [m for m in memories if self.vectors.rev_of(m.id) != m.rev
+            todo = [m for m in memories if not self.vectors.is_current(m)
                     and (m.id not in self.damaged or self.damaged[m.id][0] != m.rev)]
             if not todo:
                 self.state, self.reason = "ready", None
                 return
             batch = todo[:BATCH]
             matrix = self.embedder.embed_passages([m.text for m in batch])
-            vault.put_vectors(model, [(m.id, m.rev, matrix[i]) for i, m in enumerate(batch)])
-            mapped = ranking_space(self.embedder, matrix)
-            self.vectors.put([(m.id, m.rev, mapped[i]) for i, m in enumerate(batch)])
+            items = [(m.id, m.rev, matrix[i]) for i, m in enumerate(batch)]
+            vault.put_vectors(model, items)
+            self._put_mapped(items)
             for m in batch:
                 self.damaged.pop(m.id, None)
+
+    def _put_mapped(self, items: list[tuple[str, int, np.ndarray]]) -> None:
+        """(memory id, rev, the model's vector) into the index, as recall compares them."""
+        mapped = ranking_space(self.embedder, np.stack([v for _, _, v in items]))
+        self.vectors.put([(i, rev, v) for (i, rev, _), v in zip(items, mapped)])
 
     def progress(self) -> Progress:
         with self.service.lock:
