@@ -177,6 +177,25 @@ def test_vectors_of_an_older_model_are_replaced_in_the_background_full_text_mean
     assert recall(again, TOKENS, "a satay dinner").method == "hybrid"
 
 
+def test_a_reopened_vault_allocates_one_row_per_memory_for_its_vectors(open_service, monkeypatch):
+    from whiteboard.memory import vectors
+    from whiteboard.memory.model import Memory, new_memory_id
+
+    monkeypatch.setattr(vectors, "LOAD_CHUNK", 64)  # stored vectors come back in several chunks
+
+    service = open_service(lambda: ToyEmbedder())
+    now = time.time()
+    service.store([Memory(new_memory_id(), "context", f"fact number {i} about a pet", now, now) for i in range(300)])
+    wait_indexed(service)
+    service.close()
+    again = open_service(lambda: ToyEmbedder())
+    assert again.ready()
+    wait_indexed(again)
+    # Reserved once for the whole vault, not grown by doubling (which would hold 512 rows).
+    assert len(again.meanings.vectors) == 300 and again.meanings.vectors.capacity == 300
+    assert again.meanings.vectors.search(np.eye(4, dtype=np.float32)[2], 3, 0.5)
+
+
 def test_a_slow_model_never_holds_the_send(open_service):
     service = open_service(lambda: ToyEmbedder(query_delay=1.0, query_deadline=LOCAL_QUERY_DEADLINE))
     m, _ = service.add("Allergic to peanuts", "context")

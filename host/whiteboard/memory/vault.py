@@ -240,8 +240,9 @@ class Vault(SuggestionRows):
     # ---- vectors -------------------------------------------------------------------
 
     def load_vectors(self, model: str) -> tuple[dict[str, tuple[int, np.ndarray]], list[Damaged]]:
-        """{memory id: (rev, vector)} of the vectors this model made; vectors of other models
-        are left for the indexer to replace. A vector that does not decrypt is reported."""
+        """{memory id: (rev, vector as stored: float16)} of the vectors this model made; vectors
+        of other models are left for the indexer to replace. A vector that does not decrypt is
+        reported."""
         with self.lock:
             rows = self._conn.execute("SELECT memory_id, rev, vector FROM memory_vectors WHERE model = ?",
                                       (model,)).fetchall()
@@ -250,7 +251,7 @@ class Vault(SuggestionRows):
             try:
                 raw = self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
                                          _vector_aad(memory_id, model, rev))
-                vectors[memory_id] = (rev, np.frombuffer(raw, dtype=np.float16).astype(np.float32))
+                vectors[memory_id] = (rev, np.frombuffer(raw, dtype=np.float16))
             except (InvalidTag, ValueError, TypeError):
                 damaged.append(Damaged(memory_id, "its stored meaning vector does not decrypt with this key "
                                                   "(tampered or written with another key)"))

@@ -58,6 +58,11 @@ class VectorIndex:
     def __len__(self) -> int:
         return len(self._slot)
 
+    @property
+    def capacity(self) -> int:
+        """Rows allocated (the RAM held is capacity x dim x 4 bytes)."""
+        return self._matrix.shape[0]
+
     def ids(self) -> set[str]:
         with self._lock:
             return set(self._slot)
@@ -89,6 +94,15 @@ class VectorIndex:
                 slots.append(slot)
             self._reserve(len(self._ids))
             self._matrix[slots] = np.stack([v for _, _, v in items])
+
+    def reserve(self, n: int, dim: int) -> None:
+        """Room for `n` rows of `dim` at once (a vault's stored vectors, about to be put in
+        chunks): one allocation of the right size instead of doubling copies."""
+        with self._lock:
+            if self._matrix.shape[1] != dim:
+                self._reset(dim)
+            if n > self._matrix.shape[0]:
+                self._grow(n)
 
     def remove(self, memory_ids) -> None:
         with self._lock:
@@ -133,9 +147,12 @@ class VectorIndex:
 
     def _reserve(self, n: int) -> None:
         if n > self._matrix.shape[0]:
-            grown = np.zeros((max(64, n, self._matrix.shape[0] * 2), self._matrix.shape[1]), dtype=np.float32)
-            grown[:self._matrix.shape[0]] = self._matrix
-            self._matrix = grown
+            self._grow(max(64, n, self._matrix.shape[0] * 2))
+
+    def _grow(self, rows: int) -> None:
+        grown = np.zeros((rows, self._matrix.shape[1]), dtype=np.float32)
+        grown[:self._matrix.shape[0]] = self._matrix
+        self._matrix = grown
 
 
 @dataclass(frozen=True)
@@ -251,6 +268,8 @@ class MeaningIndexer:
             with self.service.lock:
                 revs = {m.id: m.rev for m in self.service.index.memories.values()}
             current = [(i, rev, v) for i, (rev, v) in stored.items() if revs.get(i) == rev]
+            if current:
+                self.vectors.reserve(len(revs), current[0][2].shape[0])  # room for every memory's vector
             for start in range(0, len(current), LOAD_CHUNK):  # in chunks: no second copy of a large vault
                 self._put_mapped(current[start:start + LOAD_CHUNK])
             for d in damaged:
