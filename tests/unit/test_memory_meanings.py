@@ -154,6 +154,36 @@ def test_an_edited_memorys_old_vector_is_not_used_until_it_is_embedded_again(ope
     assert [x.id for x in recall(service, TOKENS, "a pet for my flat").memories] == [m.id]
 
 
+def test_a_pin_or_a_new_type_keeps_the_vector_a_new_text_does_not(open_service, tmp_path):
+    toy = ToyEmbedder()
+    service = open_service(lambda: toy)
+    m, _ = service.add("Allergic to peanuts", "context")
+    wait_indexed(service)
+    for change in ({"pinned": True}, {"type": "preference"}, {"pinned": False}):
+        updated = service.update(m.id, **change)
+        wait_indexed(service)
+        # Bound to the row's new revision in the vault, and never made again.
+        assert [(r[0], r[2]) for r in vector_rows(tmp_path)] == [(m.id, updated.rev)] and toy.passages == 1
+        assert service.meanings.vectors.is_current(updated)
+    found = recall(service, TOKENS, "a satay dinner")
+    assert found.method == "hybrid" and [x.id for x in found.memories] == [m.id]
+    updated = service.update(m.id, text="Allergic to peanuts and cats")
+    wait_indexed(service)
+    assert toy.passages == 2 and vector_rows(tmp_path)[0][2] == updated.rev
+
+
+def test_a_pin_made_by_another_process_needs_no_model(open_service, tmp_path):
+    toy = ToyEmbedder()
+    host = open_service(lambda: toy)
+    m, _ = host.add("Allergic to peanuts", "context")
+    wait_indexed(host)
+    cli = open_service(None)  # `whiteboard memories pin`: the vault, no model
+    pinned = cli.update(m.id, pinned=True)
+    assert host.ready() and host.get(m.id).rev == pinned.rev  # the host sees the change
+    wait_indexed(host)
+    assert toy.passages == 1 and host.meanings.vectors.is_current(pinned)
+
+
 def test_vectors_of_an_older_model_are_replaced_in_the_background_full_text_meanwhile(open_service, tmp_path):
     service = open_service(lambda: ToyEmbedder("toy-1"))
     m, _ = service.add("Allergic to peanuts", "context")

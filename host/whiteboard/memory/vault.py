@@ -239,13 +239,22 @@ class Vault(SuggestionRows):
 
     # ---- vectors -------------------------------------------------------------------
 
-    def load_vectors(self, model: str) -> tuple[dict[str, tuple[int, np.ndarray]], list[Damaged]]:
-        """{memory id: (rev, vector as stored: float16)} of the vectors this model made; vectors
-        of other models are left for the indexer to replace. A vector that does not decrypt is
-        reported."""
+    def load_vectors(self, model: str, ids: list[str] | None = None
+                     ) -> tuple[dict[str, tuple[int, np.ndarray]], list[Damaged]]:
+        """{memory id: (rev, vector as stored: float16)} of the vectors this model made (all, or
+        those of `ids`); vectors of other models are left for the indexer to replace. A vector
+        that does not decrypt is reported."""
         with self.lock:
-            rows = self._conn.execute("SELECT memory_id, rev, vector FROM memory_vectors WHERE model = ?",
-                                      (model,)).fetchall()
+            if ids is None:
+                rows = self._conn.execute("SELECT memory_id, rev, vector FROM memory_vectors WHERE model = ?",
+                                          (model,)).fetchall()
+            else:
+                rows = []
+                for i in range(0, len(ids), 500):
+                    chunk = ids[i:i + 500]
+                    rows += self._conn.execute("SELECT memory_id, rev, vector FROM memory_vectors WHERE model = ? "
+                                               f"AND memory_id IN ({','.join('?' * len(chunk))})",
+                                               (model, *chunk)).fetchall()
         vectors, damaged = {}, []
         for memory_id, rev, blob in rows:
             try:
@@ -298,7 +307,8 @@ class Vault(SuggestionRows):
             current = self.get(memory_id)
             if current is None:
                 raise KeyError(memory_id)
-            if text != current.text:
+            old_rev, same_text = current.rev, text == current.text
+            if not same_text:
                 current.old_texts = [*current.old_texts, OldText(current.text, now)][-MAX_OLD_TEXTS:]
                 current.text = text
             for name, value in fields.items():
@@ -315,16 +325,38 @@ class Vault(SuggestionRows):
                 raise DuplicateText(twin[0])
             self._conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
             self._conn.execute(_INSERT, encoded)
+            if same_text:
+                self._rebind_vector(memory_id, old_rev, current.rev)
         return current
 
     def set_pinned(self, memory_id: str, pinned_at: float | None) -> int | None:
         """Pin (at that time) or unpin: a plain column, nothing to decrypt. The row's new rev
         (so that other processes' indexes reload it), None when there is no such row."""
         with self._write():
+            row = self._conn.execute("SELECT rev FROM memories WHERE id = ?", (memory_id,)).fetchone()
+            if row is None:
+                return None
             rev = self._next_rev(1)
-            found = self._conn.execute("UPDATE memories SET pinned_at = ?, rev = ? WHERE id = ?",
-                                       (pinned_at, rev, memory_id)).rowcount > 0
-        return rev if found else None
+            self._conn.execute("UPDATE memories SET pinned_at = ?, rev = ? WHERE id = ?", (pinned_at, rev, memory_id))
+            self._rebind_vector(memory_id, row[0], rev)
+        return rev
+
+    def _rebind_vector(self, memory_id: str, old_rev: int, rev: int) -> None:
+        """The row has a new rev but the same text (a pin, a new type): its meaning vector still
+        holds, so it is bound to the new rev (inside the caller's write) rather than made again.
+        One that does not decrypt is left as it is, for the indexer to replace."""
+        row = self._conn.execute("SELECT model, vector FROM memory_vectors WHERE memory_id = ? AND rev = ?",
+                                 (memory_id, old_rev)).fetchone()
+        if row is None:
+            return
+        model, blob = row
+        try:
+            raw = self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
+                                     _vector_aad(memory_id, model, old_rev))
+        except InvalidTag:
+            return
+        self._conn.execute("UPDATE memory_vectors SET rev = ?, vector = ? WHERE memory_id = ?",
+                           (rev, crypto.encrypt(self._key, raw, _vector_aad(memory_id, model, rev)), memory_id))
 
     def delete(self, memory_id: str) -> bool:
         with self._write():

@@ -288,10 +288,17 @@ class MeaningIndexer:
                 self.state, self.reason = "ready", None
                 return
             batch = todo[:BATCH]
-            matrix = self.embedder.embed_passages([m.text for m in batch])
-            items = [(m.id, m.rev, matrix[i]) for i, m in enumerate(batch)]
-            vault.put_vectors(model, items)
-            self._put_mapped(items)
+            # One stored for this very revision needs no model: a pin or a new type keeps the
+            # text (the vault rebinds its vector), or another process embedded it.
+            stored, _ = vault.load_vectors(model, [m.id for m in batch])
+            kept = [(m.id, m.rev, stored[m.id][1]) for m in batch if stored.get(m.id, (None,))[0] == m.rev]
+            fresh = [m for m in batch if stored.get(m.id, (None,))[0] != m.rev]
+            items = []
+            if fresh:
+                matrix = self.embedder.embed_passages([m.text for m in fresh])
+                items = [(m.id, m.rev, matrix[i]) for i, m in enumerate(fresh)]
+                vault.put_vectors(model, items)
+            self._put_mapped(kept + items)
             for m in batch:
                 self.damaged.pop(m.id, None)
 
