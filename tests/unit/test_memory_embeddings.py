@@ -139,6 +139,21 @@ def test_a_configured_endpoint_replaces_the_bundled_model(monkeypatch, fake_open
     assert isinstance(loaded, RemoteEmbedder) and loaded.model_id.startswith("endpoint:embed-fake@http://127.0.0.1:")
 
 
+def test_doctor_names_the_endpoint_only_when_recall_will_use_it(monkeypatch, tmp_path, fake_openai):
+    from whiteboard.install.doctor import check_embedding_model
+
+    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))  # no chat model to borrow a URL from
+    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("WHITEBOARD_EMBED_MODEL", "embed-fake")
+    monkeypatch.delenv("WHITEBOARD_EMBED_BASE_URL", raising=False)
+    check = check_embedding_model()
+    assert check.ok is None and "bundled model is used instead" in check.label
+    assert not isinstance(hub.load_embedder(), RemoteEmbedder)  # what the host does agrees
+    monkeypatch.setenv("WHITEBOARD_EMBED_BASE_URL", fake_openai.base_url)
+    check = check_embedding_model()
+    assert check.ok is True and "endpoint (embed-fake) replaces the bundled model" in check.label
+
+
 def test_configuration_from_the_environment():
     assert config_from_env({}) is None
     config = config_from_env({"WHITEBOARD_EMBED_MODEL": "nomic-embed-text",

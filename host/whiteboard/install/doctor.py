@@ -165,9 +165,16 @@ def diagnose_profile(user_data_dir: Path, origin: str, timeout: float = 10.0) ->
 def check_embedding_model() -> Check:
     """Semantic recall needs the bundled model (or a configured /v1/embeddings endpoint);
     without it recall still works, by full text: a warning, not a failure."""
-    if os.environ.get("WHITEBOARD_EMBED_MODEL"):
-        return Check(True, f"semantic recall: the /v1/embeddings endpoint ({os.environ['WHITEBOARD_EMBED_MODEL']}) "
-                           "replaces the bundled model")
+    from ..memory.embed import ENV_BASE_URL, ENV_MODEL, config_from_env
+
+    if os.environ.get(ENV_MODEL):  # as hub.load_embedder decides
+        config = config_from_env()
+        if config is not None:
+            return Check(True, f"semantic recall: the /v1/embeddings endpoint ({config.model}) replaces the bundled "
+                               "model")
+        return Check(None, f"semantic recall: {ENV_MODEL} is set but no embeddings base URL is known, so the bundled "
+                           "model is used instead", f"Set {ENV_BASE_URL} (or configure a chat model with a base URL), "
+                           f"or unset {ENV_MODEL}")
     from ..memory import embedder
 
     model = embedder.local_embedder()

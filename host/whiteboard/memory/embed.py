@@ -53,7 +53,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> EmbedConfig | None:
     if not base_url:
         base_url, api_key = _chat_model_endpoint(api_key)
     if not base_url:
-        log.warning("%s is set but no embeddings base URL is known: semantic search is off", ENV_MODEL)
+        log.warning("%s is set but no embeddings base URL is known: the bundled model is used", ENV_MODEL)
         return None
     try:
         timeout = float(env.get(ENV_TIMEOUT) or 0.5)
