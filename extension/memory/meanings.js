@@ -16,6 +16,10 @@ export function meaningsText(m) {
     return `Meanings indexed ${number.format(m.indexed)} / ${number.format(m.total)}; ` +
       "until then the others are found by their words.";
   }
+  if (m.state === "retrying") {
+    return `Meanings indexed ${number.format(m.indexed)} / ${number.format(m.total)}, stopped: ${m.reason}. ` +
+      "Whiteboard tries again every 30 seconds; meanwhile the others are found by their words.";
+  }
   return m.total ? `Recall by meaning is on: ${number.format(m.indexed)} memories indexed.` : "";
 }
 
@@ -43,7 +47,7 @@ export function watchMeanings(node, suggestionsNode = null) {
     const damaged = reply.damaged_vectors.map((d) => d.memory_id);
     node.textContent = meaningsText(reply.meanings) + (damaged.length ?
       ` The stored meaning of ${damaged.join(", ")} cannot be read (kept as it is); found by words only.` : "");
-    if (reply.meanings.state === "indexing" || reply.meanings.state === "loading") timer = setTimeout(poll, POLL_MS);
+    if (["loading", "indexing", "retrying"].includes(reply.meanings.state)) timer = setTimeout(poll, POLL_MS);
   }
   poll();
   return () => {

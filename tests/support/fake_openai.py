@@ -154,6 +154,11 @@ class FakeOpenAI:
         with self._lock:
             self._scripts.setdefault(path, []).extend(steps)
 
+    def unscript(self, path: str = CHAT_PATH) -> None:
+        """Drop what is left of `path`'s script: the default answers from now on."""
+        with self._lock:
+            self._scripts.pop(path, None)
+
     def chat_requests(self) -> list[Recorded]:
         return [r for r in self.requests if r.path == CHAT_PATH]
 

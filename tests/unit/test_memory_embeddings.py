@@ -115,9 +115,15 @@ def test_garbage_vectors_are_a_failure_not_a_crash(make, fake_openai):
     service = make(fake_openai)
     service.add("Prefers TypeScript", "preference")
     assert service.meanings.wait_idle(30)
-    assert "no usable vectors" in service.meanings.reason
+    progress = service.meanings.progress()  # the page says it stopped and why, not "indexing" forever
+    assert progress.state == "retrying" and "no usable vectors" in progress.reason
     result = recall(service, TOKENS, "typescript")
     assert result.method == "fts" and [m.text for m in result.memories] == ["Prefers TypeScript"]
+    fake_openai.unscript(EMBEDDINGS_PATH)  # the endpoint answers well from now on
+    service.add("Allergic to peanuts", "context")  # a change tries again at once
+    assert service.meanings.wait_idle(30)
+    progress = service.meanings.progress()
+    assert (progress.state, progress.indexed, progress.total, progress.reason) == ("ready", 2, 2, None)
 
 
 def test_unreachable_endpoint(make):
@@ -129,7 +135,7 @@ def test_unreachable_endpoint(make):
     assert service.meanings.wait_idle(30)
     result = recall(service, TOKENS, "typescript")
     assert result.method == "fts" and [m.text for m in result.memories] == ["Prefers TypeScript"]
-    assert "cannot be reached" in service.meanings.reason
+    assert service.meanings.progress().state == "retrying" and "cannot be reached" in service.meanings.reason
 
 
 def test_a_configured_endpoint_replaces_the_bundled_model(monkeypatch, fake_openai):

@@ -157,11 +157,11 @@ class VectorIndex:
 
 @dataclass(frozen=True)
 class Progress:
-    state: str  # "off" (no model), "loading", "indexing", "ready"
+    state: str  # "off" (no model), "loading", "indexing", "retrying" (the last run failed), "ready"
     indexed: int
     total: int
     model: str | None
-    reason: str | None  # why it is off (names no content)
+    reason: str | None  # why it is off or retrying (names no content)
 
 
 class MeaningIndexer:
@@ -234,7 +234,7 @@ class MeaningIndexer:
                 failed = False
             except Exception as exc:  # noqa: BLE001 - the indexer must not die; recall keeps full text
                 why = str(exc) if isinstance(exc, EmbedFailed) else type(exc).__name__
-                self.reason = f"indexing meanings failed: {why}"
+                self.state, self.reason = "retrying", f"indexing meanings failed: {why}"
                 log.error("indexing meanings failed: %s", why)
                 failed = True
             with self._progress:

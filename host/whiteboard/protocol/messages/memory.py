@@ -241,11 +241,11 @@ class MemoryStatus(Request):
 class MeaningsOut(BaseModel):
     """Progress of the meaning (embedding) index: "meanings indexed 3,200 / 10,000"."""
 
-    state: Literal["off", "loading", "indexing", "ready"]
+    state: Literal["off", "loading", "indexing", "retrying", "ready"]
     indexed: int
     total: int
     model: str | None
-    reason: str | None  # why it is off, or why the last indexing run failed
+    reason: str | None  # why it is off, or why the last indexing run failed (retrying)
 
 
 class MemoryStatusReply(Reply):

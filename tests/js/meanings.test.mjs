@@ -1,0 +1,32 @@
+// memory/meanings.js: the line the memory page and the popup show for memory.status's
+// `meanings` (docs/protocol.md), one per state the host reports.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+
+import { EXTENSION } from "./load.mjs";
+
+globalThis.document = { getElementById: () => null }; // no #meanings line: nothing attaches on load
+const { meaningsText } = await import(pathToFileURL(join(EXTENSION, "memory/meanings.js")).href);
+
+const progress = (state, indexed, total, reason = null) => ({ state, indexed, total, model: "m", reason });
+
+test("indexing shows how far, with thousands separated", () => {
+  assert.equal(meaningsText(progress("indexing", 3200, 10000)),
+    "Meanings indexed 3,200 / 10,000; until then the others are found by their words.");
+});
+
+test("a failed run says it stopped and why, not that it is still indexing", () => {
+  const text = meaningsText(progress("retrying", 0, 12, "indexing meanings failed: the endpoint cannot be reached"));
+  assert.match(text, /^Meanings indexed 0 \/ 12, stopped: indexing meanings failed: the endpoint cannot be reached\./);
+  assert.match(text, /tries again every 30 seconds/);
+});
+
+test("off names the reason; loading and ready say so; an empty vault says nothing", () => {
+  assert.match(meaningsText(progress("off", 0, 5, "no wheel for this platform")),
+    /^Recall by meaning is off on this computer \(no wheel for this platform\)/);
+  assert.equal(meaningsText(progress("loading", 0, 5)), "Loading the meaning model…");
+  assert.equal(meaningsText(progress("ready", 5, 5)), "Recall by meaning is on: 5 memories indexed.");
+  assert.equal(meaningsText(progress("ready", 0, 0)), "");
+});
