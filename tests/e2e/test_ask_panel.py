@@ -50,6 +50,24 @@ def browser(playwright, fake):
             b.close()
 
 
+@pytest.fixture(autouse=True)
+def fresh_script(fake):
+    """What a test scripted and its request never took does not answer the next test's."""
+    yield
+    fake.unscript()
+
+
+def wait_answer_start(page, fake, asked_before: int):
+    """The streamed answer begins ("part0 part1"); on a timeout, says what the panel and the
+    endpoint saw, which a bare timeout would not."""
+    try:
+        wait_for(lambda: panel_text(page, "answer").startswith("part0 part1"), timeout=10, what="the answer to start")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: panel status {panel_text(page, 'ask-status')!r}, answer "
+                             f"{panel_text(page, 'answer')[:80]!r}, requests to the endpoint since the ask "
+                             f"{len(fake.chat_requests()) - asked_before}") from None
+
+
 def user_message(request) -> str:
     return request.json["messages"][-1]["content"]
 
@@ -114,8 +132,9 @@ def test_stop_cancels_the_answer(browser, page, fake):
     chunks = [f"part{i} " for i in range(30)]
     fake.script(reply(chunks=chunks, chunk_delay=0.3))
     key = open_article(browser, page)
+    asked_before = len(fake.chat_requests())
     ask(page, "Tell me everything")
-    wait_for(lambda: panel_text(page, "answer").startswith("part0 part1"), timeout=10, what="the answer to start")
+    wait_answer_start(page, fake, asked_before)
     assert panel_part_visible(page, "stop")
     click_panel(page, "stop")
     wait_for(lambda: panel_text(page, "ask-status") == "Stopped.", timeout=5, what="the stop")
@@ -132,8 +151,9 @@ def test_closing_the_panel_stops_the_answer(browser, page, fake):
     chunks = [f"part{i} " for i in range(30)]
     fake.script(reply(chunks=chunks, chunk_delay=0.3))
     key = open_article(browser, page)
+    asked_before = len(fake.chat_requests())
     ask(page, "Tell me everything")
-    wait_for(lambda: panel_text(page, "answer").startswith("part0 part1"), timeout=10, what="the answer to start")
+    wait_answer_start(page, fake, asked_before)
     click_panel(page, "close")
 
     def kept_answer():
