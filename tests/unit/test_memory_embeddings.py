@@ -145,7 +145,7 @@ def test_a_configured_endpoint_replaces_the_bundled_model(monkeypatch, fake_open
     assert isinstance(loaded, RemoteEmbedder) and loaded.model_id.startswith("endpoint:embed-fake@http://127.0.0.1:")
 
 
-def test_doctor_names_the_endpoint_only_when_recall_will_use_it(monkeypatch, tmp_path, fake_openai):
+def test_doctor_names_the_endpoint_only_when_recall_will_use_it(monkeypatch, tmp_path, fake_openai, caplog):
     from whiteboard.install.doctor import check_embedding_model
 
     monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))  # no chat model to borrow a URL from
@@ -154,7 +154,9 @@ def test_doctor_names_the_endpoint_only_when_recall_will_use_it(monkeypatch, tmp
     monkeypatch.delenv("WHITEBOARD_EMBED_BASE_URL", raising=False)
     check = check_embedding_model()
     assert check.ok is None and "bundled model is used instead" in check.label
-    assert not isinstance(hub.load_embedder(), RemoteEmbedder)  # what the host does agrees
+    assert caplog.text == ""  # doctor says it once, in its own line
+    assert not isinstance(hub.load_embedder(), RemoteEmbedder)  # what the host does agrees, and logs why
+    assert "no embeddings base URL is known: the bundled model is used" in caplog.text
     monkeypatch.setenv("WHITEBOARD_EMBED_BASE_URL", fake_openai.base_url)
     check = check_embedding_model()
     assert check.ok is True and "endpoint (embed-fake) replaces the bundled model" in check.label

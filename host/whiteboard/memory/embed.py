@@ -45,6 +45,8 @@ class EmbedConfig:
 
 
 def config_from_env(env: Mapping[str, str] | None = None) -> EmbedConfig | None:
+    """The endpoint the environment names; None when it names no model, or no base URL is
+    known for it (hub.load_embedder and doctor say so, each in its place)."""
     env = os.environ if env is None else env
     model = env.get(ENV_MODEL, "").strip()
     if not model:
@@ -53,7 +55,6 @@ def config_from_env(env: Mapping[str, str] | None = None) -> EmbedConfig | None:
     if not base_url:
         base_url, api_key = _chat_model_endpoint(api_key)
     if not base_url:
-        log.warning("%s is set but no embeddings base URL is known: the bundled model is used", ENV_MODEL)
         return None
     try:
         timeout = float(env.get(ENV_TIMEOUT) or 0.5)

@@ -21,11 +21,12 @@ def load_embedder():
     """The /v1/embeddings endpoint when one is configured (it replaces the bundled model),
     else the bundled model; None when neither is there. Runs on the indexer's thread."""
     if os.environ.get("WHITEBOARD_EMBED_MODEL"):
-        from .embed import RemoteEmbedder, config_from_env
+        from .embed import ENV_MODEL, RemoteEmbedder, config_from_env
 
         config = config_from_env()
         if config is not None:
             return RemoteEmbedder(config)
+        log.warning("%s is set but no embeddings base URL is known: the bundled model is used", ENV_MODEL)
     from .embedder import local_embedder
 
     return local_embedder()
