@@ -164,15 +164,21 @@ class Vault(SuggestionRows):
 
     def rows(self, ids: Iterable[str] | None = None) -> list[tuple]:
         """The raw rows, still encrypted (decode them with `decode`, in chunks if need be)."""
+        return self._select(f"SELECT {_COLUMNS} FROM memories", "id", ids)
+
+    def _select(self, select: str, id_column: str, ids: Iterable[str] | None, where: str = "",
+                params: tuple = ()) -> list[tuple]:
+        """`select`'s rows matching `where` (with `params`): all, or (`ids` given) those whose
+        `id_column` is one of them, asked 500 at a time (SQLite bounds a statement's parameters)."""
         with self.lock:
             if ids is None:
-                return self._conn.execute(f"SELECT {_COLUMNS} FROM memories").fetchall()
+                return self._conn.execute(f"{select} WHERE {where}" if where else select, params).fetchall()
             rows = []
             ids = list(ids)
             for i in range(0, len(ids), 500):
                 chunk = ids[i:i + 500]
-                rows += self._conn.execute(f"SELECT {_COLUMNS} FROM memories WHERE id IN "
-                                           f"({','.join('?' * len(chunk))})", chunk).fetchall()
+                conditions = [*([where] if where else []), f"{id_column} IN ({','.join('?' * len(chunk))})"]
+                rows += self._conn.execute(f"{select} WHERE {' AND '.join(conditions)}", (*params, *chunk)).fetchall()
             return rows
 
     def decode(self, rows: list[tuple]) -> tuple[list[Memory], list[Damaged]]:
@@ -244,23 +250,13 @@ class Vault(SuggestionRows):
         """{memory id: (rev, vector as stored: float16)} of the vectors this model made (all, or
         those of `ids`); vectors of other models are left for the indexer to replace. A vector
         that does not decrypt is reported."""
-        with self.lock:
-            if ids is None:
-                rows = self._conn.execute("SELECT memory_id, rev, vector FROM memory_vectors WHERE model = ?",
-                                          (model,)).fetchall()
-            else:
-                rows = []
-                for i in range(0, len(ids), 500):
-                    chunk = ids[i:i + 500]
-                    rows += self._conn.execute("SELECT memory_id, rev, vector FROM memory_vectors WHERE model = ? "
-                                               f"AND memory_id IN ({','.join('?' * len(chunk))})",
-                                               (model, *chunk)).fetchall()
+        rows = self._select("SELECT memory_id, rev, vector FROM memory_vectors", "memory_id", ids, "model = ?",
+                            (model,))
         vectors, damaged = {}, []
         for memory_id, rev, blob in rows:
             try:
-                raw = self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
-                                         _vector_aad(memory_id, model, rev))
-                vectors[memory_id] = (rev, np.frombuffer(raw, dtype=np.float16))
+                vectors[memory_id] = (rev, np.frombuffer(self._open_vector(memory_id, model, rev, blob),
+                                                         dtype=np.float16))
             except (InvalidTag, ValueError, TypeError):
                 damaged.append(Damaged(memory_id, "its stored meaning vector does not decrypt with this key "
                                                   "(tampered or written with another key)"))
@@ -275,8 +271,7 @@ class Vault(SuggestionRows):
                 if self._conn.execute("SELECT 1 FROM memories WHERE id = ? AND rev = ?",
                                       (memory_id, rev)).fetchone() is None:
                     continue
-                blob = crypto.encrypt(self._key, np.asarray(vector, dtype=np.float16).tobytes(),
-                                      _vector_aad(memory_id, model, rev))
+                blob = self._seal_vector(memory_id, model, rev, np.asarray(vector, dtype=np.float16).tobytes())
                 self._conn.execute("INSERT OR REPLACE INTO memory_vectors (memory_id, model, rev, vector) "
                                    "VALUES (?, ?, ?, ?)", (memory_id, model, rev, blob))
                 stored += 1
@@ -351,12 +346,20 @@ class Vault(SuggestionRows):
             return
         model, blob = row
         try:
-            raw = self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
-                                     _vector_aad(memory_id, model, old_rev))
+            raw = self._open_vector(memory_id, model, old_rev, blob)
         except InvalidTag:
             return
         self._conn.execute("UPDATE memory_vectors SET rev = ?, vector = ? WHERE memory_id = ?",
-                           (rev, crypto.encrypt(self._key, raw, _vector_aad(memory_id, model, rev)), memory_id))
+                           (rev, self._seal_vector(memory_id, model, rev, raw), memory_id))
+
+    def _open_vector(self, memory_id: str, model: str, rev: int, blob: bytes) -> bytes:
+        """A stored vector's bytes; InvalidTag (or ValueError, TypeError for a malformed blob)
+        when it does not open as this memory's, this model's, at this rev."""
+        return self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
+                                  _vector_aad(memory_id, model, rev))
+
+    def _seal_vector(self, memory_id: str, model: str, rev: int, raw: bytes) -> bytes:
+        return crypto.encrypt(self._key, raw, _vector_aad(memory_id, model, rev))
 
     def delete(self, memory_id: str) -> bool:
         with self._write():
