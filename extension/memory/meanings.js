@@ -12,12 +12,10 @@ export function meaningsText(m) {
     return `Recall by meaning is off on this computer (${m.reason}): memories are found by their words only.`;
   }
   if (m.state === "loading") return "Loading the meaning model…";
-  if (m.state === "indexing") {
-    return `Meanings indexed ${number.format(m.indexed)} / ${number.format(m.total)}; ` +
-      "until then the others are found by their words.";
-  }
+  const done = `Meanings indexed ${number.format(m.indexed)} / ${number.format(m.total)}`;
+  if (m.state === "indexing") return `${done}; until then the others are found by their words.`;
   if (m.state === "retrying") {
-    return `Meanings indexed ${number.format(m.indexed)} / ${number.format(m.total)}, stopped: ${m.reason}. ` +
+    return `${done}, stopped: ${m.reason}. ` +
       "Whiteboard tries again every 30 seconds; meanwhile the others are found by their words.";
   }
   return m.total ? `Recall by meaning is on: ${number.format(m.indexed)} memories indexed.` : "";

@@ -291,8 +291,13 @@ class MeaningIndexer:
             # One stored for this very revision needs no model: a pin or a new type keeps the
             # text (the vault rebinds its vector), or another process embedded it.
             stored, _ = vault.load_vectors(model, [m.id for m in batch])
-            kept = [(m.id, m.rev, stored[m.id][1]) for m in batch if stored.get(m.id, (None,))[0] == m.rev]
-            fresh = [m for m in batch if stored.get(m.id, (None,))[0] != m.rev]
+            kept, fresh = [], []
+            for m in batch:
+                rev, vector = stored.get(m.id, (None, None))
+                if rev == m.rev:
+                    kept.append((m.id, m.rev, vector))
+                else:
+                    fresh.append(m)
             items = []
             if fresh:
                 matrix = self.embedder.embed_passages([m.text for m in fresh])
