@@ -26,6 +26,13 @@ PAGES = Path(__file__).resolve().parent / "pages"
 SIMULATOR = ROOT / "host" / "whiteboard" / "demo" / "simulator.js"
 CHROMIUM = os.environ.get("WHITEBOARD_CHROMIUM", "/usr/bin/chromium")
 SITE_URLS = {"chatgpt": "https://chatgpt.com/c/{name}", "claude": "https://claude.ai/chat/{name}"}
+# Per site, the saved pages a user can send from (each has a composer the adapter finds):
+# a test that must hold on every supported site takes its pages from here.
+SEND_PAGES = {
+    "chatgpt": ("acb__chatgpt_2026-04-13", "gte__chatgpt_project_page_2025-12-23",
+                "rse__chatgpt-dom-1question-ans-pair_2026-03", "rse__chatgpt-dom_2025-06-30"),
+    "claude": ("acb__claude_2026-04-13",),
+}
 
 
 def chromium_args(extension: Path = EXTENSION) -> list[str]:
@@ -115,6 +122,23 @@ ARTICLE = """<!doctype html><html><head><title>Kyoto notes</title></head><body>
 <p id="markup">&lt;img src=x onerror="window.__pwned=1"&gt;&lt;b&gt;bold&lt;/b&gt;</p>
 <p id="other">The Philosopher's Path follows a canal lined with cherry trees.</p>
 </body></html>"""
+
+
+def site_hostname(site: str) -> str:
+    return urlparse(SITE_URLS[site]).hostname
+
+
+def set_long_term(context, site: str, on: bool) -> None:
+    """What the popup and options do when memory is turned on or off for a site: the host's
+    setting and the content scripts' mirror of it."""
+    hostname = site_hostname(site)
+    reply = host_request(context, {"type": "site.settings", "site": hostname, "long_term": on})
+    assert reply["ok"], reply
+    service_worker(context).evaluate("""async ([hostname, on]) => {
+        const sites = (await chrome.storage.local.get('memorySites')).memorySites || {};
+        if (on) sites[hostname] = true; else delete sites[hostname];
+        await chrome.storage.local.set({memorySites: sites});
+    }""", [hostname, on])
 
 
 def chat_url(site: str, name: str, **query) -> str:

@@ -4,6 +4,10 @@
 // the draft through the editor's input path, and the same gesture is replayed once so
 // the site sends. One injection per send, however many events fire. A host that is
 // missing, failing or slower than the time limit gets the draft sent unchanged.
+// Only the user's own gestures act (docs/extension.md, "Hostile pages"): events a page's
+// script dispatches are ignored, left to the page's own handlers. A submit is trusted even
+// from the page's form.requestSubmit() (measured in Chromium 156), so a submit acts only
+// while the user's own click on the button that submits it is being handled.
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.SendInterceptor) return;
@@ -24,6 +28,7 @@
       this.prepare = prepare;
       this.busy = false; // a send is being prepared: further send gestures are swallowed
       this.replaying = false; // our own replay of the gesture: let it through
+      this.clicked = null; // the target of the user's click being handled in this task
     }
 
     install() {
@@ -33,6 +38,7 @@
     }
 
     onKeydown(e) {
+      if (!e.isTrusted) return;
       if (e.key !== "Enter" || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return;
       if (e.isComposing || e.keyCode === 229) return; // IME composition: Enter picks a candidate
       const editor = this.adapter.editorFrom(e.target);
@@ -40,14 +46,27 @@
     }
 
     onClick(e) {
-      if (e.button !== 0) return;
+      if (!e.isTrusted || e.button !== 0) return;
+      this.noteClick(e.target);
       const button = this.adapter.sendButtonFrom(e.target);
       if (button && !button.disabled) this.intercept(e, { kind: "click", button });
     }
 
     onSubmit(e) {
       const form = this.adapter.formFrom(e.target);
-      if (form) this.intercept(e, { kind: "submit", form });
+      if (form && this.byUsersClick(e)) this.intercept(e, { kind: "submit", form });
+    }
+
+    // A click's own submit (the button's default action, or the site's handler submitting
+    // in the same task) comes before the next task; the marker is gone by then.
+    noteClick(target) {
+      this.clicked = target;
+      setTimeout(() => { if (this.clicked === target) this.clicked = null; }, 0);
+    }
+
+    byUsersClick(e) {
+      const submitter = e.submitter;
+      return Boolean(e.isTrusted && submitter && this.clicked instanceof Node && submitter.contains(this.clicked));
     }
 
     intercept(e, trigger) {

@@ -30,6 +30,7 @@
       form: null,
     },
   }[site];
+  sim.selectors = S; // for tests acting as the page's own script
   const editor = () => document.querySelector(S.editor);
   const make = (tag, attrs = {}, text) => {
     const el = document.createElement(tag);
