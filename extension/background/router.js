@@ -12,7 +12,9 @@ const settingsStore = globalThis.Whiteboard.settings;
 const { failure, tabKey, parseKey, STORAGE, KIND, STREAM_PORT } = globalThis.Whiteboard.wire;
 
 // What a content script may ask the host. "tab": the worker sets `key` to the sender's tab;
-// "chat": the same, and only from the chat site it names; "plain": no key.
+// "chat": the same, and only from the chat site it names, matched by exact host name over
+// https; "plain": no key. Nothing else (memory.*, site.settings, another tab's session, a
+// cancel by request id: the stream port cancels its own request) is open to web pages.
 export const CONTENT_SCRIPT_TYPES = {
   ping: "plain",
   "session.add": "tab",
@@ -23,7 +25,6 @@ export const CONTENT_SCRIPT_TYPES = {
   "chat.attach": "chat",
   "chat.preview": "chat",
   "ask.start": "tab",
-  "ask.cancel": "plain",
 };
 
 export function senderKind(sender) {
@@ -56,7 +57,7 @@ export class Router {
     if (kind === "page") return { message };
     const rule = CONTENT_SCRIPT_TYPES[message.type];
     if (!rule) return { reply: failure("forbidden", `${message.type} is not available to web pages`) };
-    const hostname = new URL(sender.url).hostname;
+    const { hostname, protocol } = new URL(sender.url);
     const settings = await this.currentSettings();
     if (settingsStore.isPaused(settings, hostname)) {
       return { reply: failure("forbidden", "Whiteboard is paused on this site") };
@@ -66,7 +67,9 @@ export class Router {
     if (rule === "chat") {
       // On the wire a chat message's `site` is its page's host name (docs/protocol.md).
       const site = siteFor(hostname);
-      if (!site || hostname !== message.site) return { reply: failure("forbidden", "chat messages come only from their chat site") };
+      if (!site || hostname !== message.site || protocol !== "https:") {
+        return { reply: failure("forbidden", "chat messages come only from their chat site") };
+      }
       if (!settings.sites[site]) return { reply: failure("forbidden", "Whiteboard is turned off for this chat site") };
     }
     return { message: vetted };
