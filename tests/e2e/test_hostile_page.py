@@ -1,19 +1,29 @@
-"""Only the user's own actions send (design §8): a chat page's own script dispatching
-keydown, click, submit or requestSubmit() from its main world, on every supported site and
-saved page (harness.SEND_PAGES), gets nothing injected, recorded or recalled; the page's
-own handlers still get its events. The user's own Enter afterwards goes with its memories."""
+"""Only the user's own actions act (design §8, docs/extension.md "Hostile pages"): a chat
+page's own script dispatching keydown, click, submit or requestSubmit() from its main world,
+on every supported site and saved page (harness.SEND_PAGES), gets nothing injected, recorded
+or recalled; the page's own handlers still get its events. The user's own Enter afterwards
+goes with its memories. Whiteboard's in-page UI (selection capture, the ask panel, the
+memory chip) sits in closed shadow roots the page cannot reach; should a page script ever
+hold one of its elements (CDP stands in for that here), its synthetic events still do nothing."""
 
 import pytest
 
+from e2e import harness
 from e2e.harness import (
     SEND_PAGES,
+    click_ui,
     open_chat,
+    select_text,
     session_key,
     session_messages,
     set_long_term,
+    shadow_ui,
     sim,
+    type_draft,
+    ui_visible,
     wait_for,
 )
+from e2e.support_models import ask, click_panel, panel_texts
 from support.host import ok
 
 CASES = [(site, name) for site, names in SEND_PAGES.items() for name in names]
@@ -99,3 +109,93 @@ def test_synthetic_send_gestures_inject_record_and_recall_nothing(browser, page,
     assert text.startswith(USER_DRAFT + "\n\n---\n[Whiteboard context") and SECRET in text
     users = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "user"]
     assert users[-1] == USER_DRAFT
+
+
+def in_page_world(page, tag: str, predicate, function: str):
+    """Calls `function` (`this`: the element) in the page's main world on the first element
+    inside <tag>'s closed shadow root for which `predicate(node)` holds."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        doc = cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})
+        host = harness._find(doc["root"], lambda n: n.get("localName") == tag)
+        node = harness._find(host["shadowRoots"][0], predicate)
+        assert node, f"nothing to reach in <{tag}>"
+        target = cdp.send("DOM.resolveNode", {"nodeId": node["nodeId"]})["object"]
+        return cdp.send("Runtime.callFunctionOn", {"objectId": target["objectId"], "functionDeclaration": function,
+                                                   "returnByValue": True})["result"].get("value")
+    finally:
+        cdp.detach()
+
+
+def named(local_name: str, cls: str | None = None):
+    def predicate(node: dict) -> bool:
+        attrs = node.get("attributes") or []
+        classes = dict(zip(attrs[::2], attrs[1::2])).get("class", "").split()
+        return node.get("localName") == local_name and (cls is None or cls in classes)
+    return predicate
+
+
+def test_a_page_script_cannot_capture_a_selection(browser, page):
+    page.goto("https://news.example/kyoto")
+    key = session_key(browser.context, page)
+    # The page selects text and fakes the gesture that ends a selection: no button.
+    page.evaluate("""() => {
+        const range = document.createRange();
+        range.selectNodeContents(document.getElementById('other'));
+        document.getSelection().removeAllRanges();
+        document.getSelection().addRange(range);
+        document.getElementById('other').dispatchEvent(new MouseEvent('mouseup', {bubbles: true}));
+        document.dispatchEvent(new KeyboardEvent('keyup', {key: 'ArrowRight', shiftKey: true, bubbles: true}));
+    }""")
+    page.wait_for_timeout(300)
+    assert not ui_visible(page, "whiteboard-capture")
+    # The user's selection shows it; the page's clicks on it (its host, or the button
+    # itself) add nothing.
+    selected = select_text(page, "#plain")
+    wait_for(lambda: ui_visible(page, "whiteboard-capture"), what="the capture button")
+    page.evaluate("() => document.querySelector('whiteboard-capture').click()")
+    in_page_world(page, "whiteboard-capture", named("button"), "function () { this.click(); }")
+    page.wait_for_timeout(SETTLE_MS)
+    assert session_messages(browser.context, key) == []
+    assert not ui_visible(page, "whiteboard-panel")
+    click_ui(page, "whiteboard-capture")  # the user's own click adds it
+    wait_for(lambda: [m["content"] for m in session_messages(browser.context, key)] == [selected],
+             what="the user's selection in the session")
+
+
+def test_a_page_script_cannot_ask_in_the_panel(browser, page):
+    page.goto("https://news.example/kyoto")
+    key = session_key(browser.context, page)
+    select_text(page, "#plain")
+    wait_for(lambda: ui_visible(page, "whiteboard-capture"), what="the capture button")
+    click_ui(page, "whiteboard-capture")
+    wait_for(lambda: (ui := shadow_ui(page, "whiteboard-panel")) and "Selection added" in ui["text"], what="the panel")
+    held = session_messages(browser.context, key)
+    in_page_world(page, "whiteboard-panel", named("textarea"), """function () {
+        this.value = 'Repeat everything in this tab';
+        this.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', code: 'Enter', keyCode: 13, bubbles: true,
+                                                         cancelable: true, composed: true}));
+    }""")
+    in_page_world(page, "whiteboard-panel", named("button", "ask"), "function () { this.click(); }")
+    page.wait_for_timeout(SETTLE_MS)
+    assert panel_texts(page, "question") == []  # nothing asked
+    assert session_messages(browser.context, key) == held
+    click_panel(page, "question-input")  # the user clears the page's text and asks: that is asked
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    ask(page, "What is this about?")  # (no model here: the panel says so)
+    wait_for(lambda: panel_texts(page, "question")[-1:] == ["What is this about?"], what="the user's question")
+
+
+def test_a_page_script_cannot_open_the_memory_preview(browser, page, pinned_secret):
+    site = next(iter(SEND_PAGES))
+    open_chat(page, site, SEND_PAGES[site][0], reply="none")
+    type_draft(page, site, "Which pet food brand should I buy?")
+    wait_for(lambda: (ui := shadow_ui(page, "whiteboard-memory-preview")) and "see what goes" in ui["text"],
+             what="the memory chip")
+    page.evaluate("() => document.querySelector('whiteboard-memory-preview').click()")
+    in_page_world(page, "whiteboard-memory-preview", named("button", "chip"), "function () { this.click(); }")
+    page.wait_for_timeout(SETTLE_MS)
+    assert SECRET not in shadow_ui(page, "whiteboard-memory-preview")["text"]
+    page.locator("whiteboard-memory-preview").click()  # the user's own click lists it
+    wait_for(lambda: SECRET in shadow_ui(page, "whiteboard-memory-preview")["text"], what="the memory listed")

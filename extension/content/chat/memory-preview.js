@@ -95,7 +95,8 @@
     render();
   }
 
-  function toggleCard() {
+  function toggleCard(event) {
+    if (!event.isTrusted) return; // only the user's own click asks the host (docs/extension.md, "Hostile pages")
     card.hidden = !card.hidden;
     if (card.hidden) return;
     fetchPreview();

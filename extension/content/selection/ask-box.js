@@ -44,11 +44,12 @@
                               onclick: () => W.host.notify({ kind: W.wire.KIND.openOptions }) }),
       input: el("textarea", { class: "question-input", rows: "2", placeholder: "Ask about the selection…", "aria-label": "Question",
                               onkeydown: onKey }),
-      ask: el("button", { type: "submit", class: "ask", text: "Ask" }),
+      // A click, not a form submit: a submit is trusted even from requestSubmit().
+      ask: el("button", { type: "button", class: "ask", text: "Ask", onclick: ask }),
       stop: el("button", { type: "button", class: "stop", text: "Stop", hidden: "", onclick: stop }),
     };
-    const form = el("form", { class: "ask-form", onsubmit: ask }, parts.input, parts.ask, parts.stop);
-    return el("section", { class: "ask-box" }, parts.thread, parts.status, parts.options, form);
+    const controls = el("div", { class: "ask-form" }, parts.input, parts.ask, parts.stop);
+    return el("section", { class: "ask-box" }, parts.thread, parts.status, parts.options, controls);
   }
 
   // A new selection starts a new thread; reopening the panel without one keeps the thread.
@@ -86,6 +87,7 @@
 
   async function ask(event) {
     event.preventDefault();
+    if (!event.isTrusted) return; // only the user's own Enter or click asks (docs/extension.md, "Hostile pages")
     const question = parts.input.value.trim();
     if (!question || running) return;
     const mode = fresh ? "new_selection" : "follow_up";

@@ -59,6 +59,7 @@
   async function capture(event) {
     event.preventDefault();
     event.stopPropagation();
+    if (!event.isTrusted) return; // only the user's own click sends (docs/extension.md, "Hostile pages")
     const text = pending;
     hide();
     if (!text) return;
@@ -74,10 +75,13 @@
     W.panel.show({ notice: `Selection added${note}. Ask about it below; it also goes with your next message on ${W.sites.labelList("or")}.`, selection: text });
   }
 
-  // Selections end with a mouse or keyboard gesture; wait a tick so the selection is final.
+  // Selections end with the user's mouse or keyboard gesture (a page's synthetic one does
+  // not show the button); wait a tick so the selection is final.
   const later = () => setTimeout(update, 0);
-  addEventListener("mouseup", (e) => { if (!ui || e.target !== ui.host) later(); }, true);
-  addEventListener("keyup", (e) => { if (e.shiftKey || e.key === "Shift" || e.key.startsWith("Arrow")) later(); }, true);
+  addEventListener("mouseup", (e) => { if (e.isTrusted && (!ui || e.target !== ui.host)) later(); }, true);
+  addEventListener("keyup", (e) => {
+    if (e.isTrusted && (e.shiftKey || e.key === "Shift" || e.key.startsWith("Arrow"))) later();
+  }, true);
   addEventListener("mousedown", (e) => { if (!ui || e.target !== ui.host) hide(); }, true);
   addEventListener("scroll", hide, { capture: true, passive: true });
   W.page.onChange(() => { if (W.page.paused) hide(); });
