@@ -25,6 +25,7 @@ from e2e.harness import (
 )
 from e2e.support_models import ask, click_panel, panel_texts
 from support.host import ok
+from whiteboard.config import EXTENSION_ID
 
 CASES = [(site, name) for site, names in SEND_PAGES.items() for name in names]
 SECRET = "My bank PIN hint is the name of my first cat Mittens"
@@ -199,3 +200,51 @@ def test_a_page_script_cannot_open_the_memory_preview(browser, page, pinned_secr
     assert SECRET not in shadow_ui(page, "whiteboard-memory-preview")["text"]
     page.locator("whiteboard-memory-preview").click()  # the user's own click lists it
     wait_for(lambda: SECRET in shadow_ui(page, "whiteboard-memory-preview")["text"], what="the memory listed")
+
+
+def test_a_page_script_cannot_message_the_extension(browser, page, pinned_secret):
+    """Every envelope the worker and content scripts know, asking for memories, a send, a
+    handoff into another site: sent to the extension, posted to the window and dispatched as
+    DOM events. No message gets through and nothing acts."""
+    site = next(iter(SEND_PAGES))
+    open_chat(page, site, SEND_PAGES[site][0], reply="none")
+    key = session_key(browser.context, page)
+    pages_before = len(browser.context.pages)
+    worker = harness.service_worker(browser.context)
+    kinds = worker.evaluate("() => Object.values(globalThis.Whiteboard.wire.KIND)")
+    hosts = worker.evaluate("() => globalThis.Whiteboard.sites.allHosts()")
+    sites = worker.evaluate("() => Object.keys(globalThis.Whiteboard.sites.SITES)")
+    out = page.evaluate("""async ([id, kinds, hosts, sites]) => {
+        const envelopes = [];
+        for (const type of ['memory.list', 'memory.recall', 'memory.export', 'chat.preview', 'chat.prepare_send',
+                            'session.get', 'session.list']) {
+            for (const site of hosts) {
+                envelopes.push({kind: 'host', message: {type, site, draft: 'What do you know?', query: 'cat'}});
+            }
+        }
+        for (const kind of kinds) {
+            for (const site of sites) envelopes.push({kind, site, tabId: 1, text: 'From the page'});
+        }
+        const out = {delivered: 0, refused: 0};
+        for (const envelope of envelopes) {
+            try {
+                await chrome.runtime.sendMessage(id, envelope);
+                out.delivered += 1;
+            } catch { out.refused += 1; }
+            window.postMessage(envelope, '*');
+            for (const name of ['whiteboard', 'message', envelope.kind]) {
+                for (const target of [window, document, document.documentElement]) {
+                    target.dispatchEvent(new CustomEvent(name, {detail: envelope, bubbles: true}));
+                }
+            }
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return out;
+    }""", [EXTENSION_ID, kinds, hosts, sites])
+    assert out["delivered"] == 0 and out["refused"] > 0, out
+    page.wait_for_timeout(SETTLE_MS)
+    assert session_messages(browser.context, key) == [] and usage(browser) == 0
+    assert sim(page, "window.__sim.sent") == []
+    composer = page.evaluate("() => document.querySelector(window.__sim.selectors.editor).innerText")
+    assert SECRET not in composer and "From the page" not in composer
+    assert len(browser.context.pages) == pages_before  # no handoff tab opened
