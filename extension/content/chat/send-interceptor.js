@@ -57,8 +57,9 @@
       if (form && this.byUsersClick(e)) this.intercept(e, { kind: "submit", form });
     }
 
-    // A click's own submit (the button's default action, or the site's handler submitting
-    // in the same task) comes before the next task; the marker is gone by then.
+    // The submit a click on a submit button causes (its default action, or the site's
+    // handler calling requestSubmit(button)) comes within the click's task; the mark is
+    // gone by the next one.
     noteClick(target) {
       this.clicked = target;
       setTimeout(() => { if (this.clicked === target) this.clicked = null; }, 0);
