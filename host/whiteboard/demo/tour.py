@@ -63,6 +63,29 @@ class Tour:
             time.sleep(0.1)
         raise CdpError(f"timed out waiting for {what}" + (f" (last: {failure})" if failure else ""))
 
+    def shadow_text(self, tag: str) -> str:
+        """The text in the closed shadow root of the first <tag> (DevTools sees through it)."""
+        texts: list[str] = []
+
+        def walk(node: dict, inside: bool) -> None:
+            if inside and node.get("nodeType") == 3:
+                texts.append(node.get("nodeValue", ""))
+            for child in node.get("children", []):
+                walk(child, inside)
+            for root in node.get("shadowRoots", []):
+                walk(root, inside or node.get("localName") == tag)
+
+        walk(self.page("DOM.getDocument", {"depth": -1, "pierce": True})["root"], False)
+        return "".join(texts)
+
+    def until_shadow_text(self, tag: str, text: str, what: str, timeout: float = 15) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.shadow_text(tag):
+                return
+            time.sleep(0.1)
+        raise CdpError(f"timed out waiting for {what}")
+
     def center(self, selector: str) -> tuple[float, float]:
         box = self.until(f"(() => {{ const e = document.querySelector({json.dumps(selector)}); if (!e) return null;"
                          " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
@@ -94,9 +117,8 @@ class Tour:
         self.until("(() => { const b = document.querySelector('whiteboard-capture'); return b && !b.hidden; })()",
                    "the Ask Whiteboard button")
         self.click(*self.center("whiteboard-capture"))
-        self.until("(() => { const p = document.querySelector('whiteboard-panel'); return p && !p.hidden; })()",
-                   "the session panel")
-        time.sleep(0.5)
+        # The panel opens at once ("Adding the selection..."); the send must wait for the host's answer.
+        self.until_shadow_text("whiteboard-panel", "Selection added", "the selection added to the session")
         self.click(*self.center("#prompt-textarea"))
         self.page("Input.insertText", {"text": QUESTION})
         self.press_enter()
