@@ -1,14 +1,22 @@
 """The vault through the real host: kill -9 in the middle of writes loses nothing that was
-acknowledged, usage counted just before the browser closes the port is written at exit, and
-no file anywhere holds a memory's text."""
+acknowledged, an import killed at any point stores all of it or none, usage counted just
+before the browser closes the port is written at exit, and no file anywhere holds a
+memory's text."""
 
 import json
 import os
+import random
+import select
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 
-from support.host import HostProcess, files_under, isolated_env
+import pytest
+
+from support.host import HostProcess, files_under, isolated_env, key_path, vault_path
+from whiteboard.memory.vault import Vault
 from whiteboard.server.pool import QUEUE_JOBS
 
 MARKERS = ["PANGOLIN-MEMORY-4242", "walrus-preference-plan", "記憶マーカー", "tag-marker-5150", "edited-marker-99"]
@@ -46,6 +54,71 @@ def test_kill_9_during_writes_loses_nothing_acknowledged(tmp_path):
     for request_id, memory_id in acknowledged.items():
         assert kept.get(memory_id) == f"Durable fact {request_id} about gliders"
     assert len(acknowledged) <= len(kept) < total  # more: committed, reply not read yet; fewer than all: killed mid-way
+
+
+def _import(env, document, kill_after: float | None = None, full: bool = False) -> tuple[int, str, float]:
+    """Run `whiteboard memories import`; with kill_after, SIGKILL it that many seconds after
+    its progress bar starts (full: after the bar is full, when the import commits). Returns
+    its exit status, what it printed, and the seconds from the bar's start to its end."""
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from whiteboard.cli import main; sys.exit(main())",
+                             "memories", "import", str(document)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    total = len(json.loads(document.read_text())["memories"])
+    mark = b"%d/%d " % (total if full else 0, total)
+    err, started, deadline = b"", None, time.monotonic() + 120
+    while started is None and time.monotonic() < deadline:
+        if select.select([proc.stderr], [], [], 0.5)[0]:
+            chunk = os.read(proc.stderr.fileno(), 65536)
+            err += chunk
+            if mark in err:
+                started = time.monotonic()
+            elif not chunk:
+                break
+    assert started is not None, err.decode(errors="replace")
+    if kill_after is not None:
+        time.sleep(kill_after)
+        proc.send_signal(signal.SIGKILL)
+    out, rest = proc.communicate(timeout=60)
+    return proc.returncode, (out + err + rest).decode(errors="replace"), time.monotonic() - started
+
+
+def _count(root) -> int:
+    vault = Vault.open(vault_path(root), key_path(root))
+    try:
+        assert vault._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return vault.count()
+    finally:
+        vault.close()
+
+
+@pytest.mark.slow  # five CLI processes importing 20,000 memories each
+def test_kill_9_at_any_point_of_an_import_stores_all_of_it_or_none(tmp_path):
+    total = 20_000
+    document = tmp_path / "export.json"
+    document.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": [
+        {"type": "context", "text": f"Visited city number {i} on the long trip"} for i in range(total)]}))
+    rng = random.Random(20)
+
+    def fresh(trial):
+        root = tmp_path / str(trial)
+        env = isolated_env(root)
+        with HostProcess(env=env) as host:
+            assert host.request("memory.add", text="Prefers tea", memory_type="preference")["ok"]
+        return root, env
+
+    root, env = fresh("whole")
+    status, printed, took = _import(env, document)
+    assert status == 0 and f"{total} added" in printed and _count(root) == 1 + total
+    # Seeded points along the import (how long a whole one took), then the commit itself.
+    points = [(rng.uniform(0.1, 0.7) * took, False) for _ in range(3)] + [(rng.uniform(0, 0.02), True)]
+    outcomes = []
+    for trial, (kill_after, full) in enumerate(points):
+        root, env = fresh(trial)
+        status, printed, _ = _import(env, document, kill_after, full)
+        count = _count(root)
+        assert count in (1, 1 + total), (trial, kill_after, count, status, printed[-300:])
+        outcomes.append((status, count))
+    assert (-signal.SIGKILL, 1) in outcomes[:3], outcomes  # at least one kill landed mid-import
 
 
 def test_no_file_holds_memory_text(tmp_path):

@@ -122,3 +122,18 @@ def test_suggestions_accept_and_discard(cli):
     assert "Likes Rust and Go" in cli("list").output
     missing = CliRunner().invoke(main, ["memories", "discard", tea.id])
     assert missing.exit_code == 1 and "no waiting suggestion" in missing.output
+
+
+def test_an_entry_that_cannot_be_stored_stores_nothing_and_is_named(cli, tmp_path):
+    # Entry 550 passes the document's shape but not the vault (NaN is no time): the import
+    # once committed 500 entries before it and said "nothing was changed".
+    [kept] = seed("Prefers TypeScript")
+    entries = [{"memory_id": kept, "type": "skill", "text": "Prefers Rust now"}]
+    entries += [{"type": "context", "text": f"Visited city number {i}"} for i in range(1, 600)]
+    entries[550]["created_at"] = float("nan")
+    doc = tmp_path / "doc.json"
+    doc.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": entries}))
+    result = CliRunner().invoke(main, ["memories", "import", str(doc)])
+    assert result.exit_code == 1
+    assert "memories.550" in result.output and "nothing was imported" in result.output, result.output
+    assert [m["text"] for m in json.loads(cli("list", "--json").output)] == ["Prefers TypeScript"]
