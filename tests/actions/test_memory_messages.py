@@ -41,6 +41,28 @@ def test_add_get_update_delete_and_html_comes_back_as_written(env):
         assert host.request("memory.delete", memory_id=added["memory_id"])["error"]["code"] == "not_found"
 
 
+def test_an_edit_or_delete_based_on_an_older_revision_is_a_conflict_and_changes_nothing(env):
+    with InProcessHost(env=env) as host:
+        memory_id = ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))["memory_id"]
+        shown = ok(host.request("memory.get", memory_id=memory_id))["memory"]
+        # Changed elsewhere (the CLI) after the page showed it.
+        subprocess.run([sys.executable, "-c", "import sys; from whiteboard.cli import main; sys.exit(main())",
+                        "memories", "edit", memory_id, "Prefers green tea"], env=env, check=True, capture_output=True)
+        for request, fields in (("memory.update", {"text": "Prefers black tea"}), ("memory.delete", {})):
+            refused = host.request(request, memory_id=memory_id, rev=shown["rev"], **fields)
+            assert refused["error"]["code"] == "bad_request" and refused["error"]["reason"] == "conflict", refused
+            assert memory_id in refused["error"]["message"] and "tea" not in refused["error"]["message"]
+        now = ok(host.request("memory.get", memory_id=memory_id))["memory"]
+        assert now["text"] == "Prefers green tea" and now["rev"] != shown["rev"]
+        assert [o["text"] for o in now["old_texts"]] == ["Prefers tea"]
+        # Based on what is there now, both go through; a pin or a type never needs a revision.
+        assert ok(host.request("memory.update", memory_id=memory_id, memory_type="skill"))["memory"]["rev"] > now["rev"]
+        latest = ok(host.request("memory.get", memory_id=memory_id))["memory"]
+        edited = ok(host.request("memory.update", memory_id=memory_id, text="Prefers oolong", rev=latest["rev"]))
+        assert edited["memory"]["text"] == "Prefers oolong" and edited["memory"]["type"] == "skill"
+        assert ok(host.request("memory.delete", memory_id=memory_id, rev=edited["memory"]["rev"]))["deleted"]
+
+
 def test_secrets_are_redacted_before_storing(env):
     with InProcessHost(env=env) as host:
         added = ok(host.request("memory.add", text="Deploys with key sk-proj-abcdefghijklmnopqrstuvwx <private>"
