@@ -15,6 +15,7 @@ before, never half a memory. secure_delete overwrites deleted rows' pages.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -37,12 +38,16 @@ from .schema import migrate
 from .suggestions import SuggestionRows
 
 VAULT_FILE = "memories.db"
+log = logging.getLogger("whiteboard.memory")
+
 KEY_FILE = "secret.key"  # shared with the stored model API key (whiteboard.llm.settings)
 KEY_CHECK_PLAIN = b"whiteboard vault key check v1"
 KEY_CHECK_AAD = b"whiteboard:vault:key_check"
 _COLUMNS = "id, type, site, confidence, created_at, updated_at, usage_count, last_used_at, rev, pinned_at, content"
 _INSERT = f"INSERT INTO memories ({_COLUMNS}, text_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 TEXT_KEY_PURPOSE = b"whiteboard:vault:text_key"
+VECTOR_DAMAGED = ("its stored meaning vector does not decrypt with this key (damaged, tampered or written with "
+                  "another key)")
 BUSY_SECONDS = 5.0  # how long a write waits for another process's
 
 
@@ -255,12 +260,11 @@ class Vault(SuggestionRows):
                             (model,))
         vectors, damaged = {}, []
         for memory_id, rev, blob in rows:
-            try:
-                vectors[memory_id] = (rev, np.frombuffer(self._open_vector(memory_id, model, rev, blob),
-                                                         dtype=np.float16))
-            except (InvalidTag, ValueError, TypeError):
-                damaged.append(Damaged(memory_id, "its stored meaning vector does not decrypt with this key "
-                                                  "(tampered or written with another key)"))
+            raw = self._open_vector(memory_id, model, rev, blob)
+            if raw is None:
+                damaged.append(Damaged(memory_id, VECTOR_DAMAGED))
+            else:
+                vectors[memory_id] = (rev, np.frombuffer(raw, dtype=np.float16))
         return vectors, damaged
 
     def put_vectors(self, model: str, items: list[tuple[str, int, np.ndarray]]) -> int:
@@ -350,24 +354,30 @@ class Vault(SuggestionRows):
     def _rebind_vector(self, memory_id: str, old_rev: int, rev: int) -> None:
         """The row has a new rev but the same text (a pin, a new type): its meaning vector still
         holds, so it is bound to the new rev (inside the caller's write) rather than made again.
-        One that does not decrypt is left as it is, for the indexer to replace."""
+        One that does not open is dropped (and named in the log) for the indexer to make again:
+        a damaged vector never stops the change."""
         row = self._conn.execute("SELECT model, vector FROM memory_vectors WHERE memory_id = ? AND rev = ?",
                                  (memory_id, old_rev)).fetchone()
         if row is None:
             return
         model, blob = row
-        try:
-            raw = self._open_vector(memory_id, model, old_rev, blob)
-        except InvalidTag:
+        raw = self._open_vector(memory_id, model, old_rev, blob)
+        if raw is None:
+            log.warning("memory %s: %s; dropped, the indexer makes it again", memory_id, VECTOR_DAMAGED)
+            self._conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (memory_id,))
             return
         self._conn.execute("UPDATE memory_vectors SET rev = ?, vector = ? WHERE memory_id = ?",
                            (rev, self._seal_vector(memory_id, model, rev, raw), memory_id))
 
-    def _open_vector(self, memory_id: str, model: str, rev: int, blob: bytes) -> bytes:
-        """A stored vector's bytes; InvalidTag (or ValueError, TypeError for a malformed blob)
-        when it does not open as this memory's, this model's, at this rev."""
-        return self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
-                                  _vector_aad(memory_id, model, rev))
+    def _open_vector(self, memory_id: str, model: str, rev: int, blob) -> bytes | None:
+        """A stored vector's bytes; None when it does not open as this memory's, this model's, at
+        this rev: a wrong tag (InvalidTag), or a blob too short or not bytes at all (ValueError,
+        TypeError from the nonce or the cipher) alike."""
+        try:
+            return self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
+                                      _vector_aad(memory_id, model, rev))
+        except (InvalidTag, ValueError, TypeError):
+            return None
 
     def _seal_vector(self, memory_id: str, model: str, rev: int, raw: bytes) -> bytes:
         return crypto.encrypt(self._key, raw, _vector_aad(memory_id, model, rev))
