@@ -137,3 +137,44 @@ def test_an_entry_that_cannot_be_stored_stores_nothing_and_is_named(cli, tmp_pat
     assert result.exit_code == 1
     assert "memories.550" in result.output and "nothing was imported" in result.output, result.output
     assert [m["text"] for m in json.loads(cli("list", "--json").output)] == ["Prefers TypeScript"]
+
+
+def test_export_replaces_an_existing_file_whole_and_private(cli, tmp_path):
+    seed("Prefers TypeScript")
+    out = tmp_path / "export.json"
+    out.write_text("an older export\n")
+    os.chmod(out, 0o644)
+    other_name = tmp_path / "hard-link.json"
+    os.link(out, other_name)  # writing into the file would change this name's content too
+    before = os.stat(out).st_ino
+    result = cli("export", str(out))
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600 and os.stat(out).st_ino != before
+    assert json.loads(out.read_text())["memories"][0]["text"] == "Prefers TypeScript"
+    assert other_name.read_text() == "an older export\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".export")] == []  # no temp file left
+
+
+def test_export_refuses_a_symlink(cli, tmp_path):
+    seed("Prefers TypeScript")
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("not yours to overwrite\n")
+    link = tmp_path / "export.json"
+    link.symlink_to(target)
+    result = CliRunner().invoke(main, ["memories", "export", str(link)])
+    assert result.exit_code == 1 and "symbolic link" in result.output
+    assert target.read_text() == "not yours to overwrite\n" and link.is_symlink()
+
+
+def test_import_checks_each_site_as_the_wire_does(cli, tmp_path):
+    doc = tmp_path / "doc.json"
+    doc.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": [
+        {"type": "skill", "text": "Writes Go", "site": "Claude.AI."},
+        {"type": "skill", "text": "Writes Rust", "site": "<img src=x onerror=alert(1)>"}]}))
+    result = cli("import", str(doc))
+    assert result.exit_code == 1 and "document.memories.1.site" in result.output and "img" not in result.output
+    assert cli("list").output.strip() == "No memories."
+    doc.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": [
+        {"type": "skill", "text": "Writes Go", "site": "Claude.AI."}]}))
+    assert cli("import", str(doc)).exit_code == 0
+    assert [m["site"] for m in json.loads(cli("list", "--json").output)] == ["claude.ai"]

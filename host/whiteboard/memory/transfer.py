@@ -26,6 +26,7 @@ from ..protocol.errors import BadRequest
 from . import text as T
 from .errors import RowRejected
 from .model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
+from .sites import check_site
 from .text import clean_words
 
 if TYPE_CHECKING:  # the service loads numpy and the vault: not at the host's start-up
@@ -112,6 +113,10 @@ def parse(raw: dict) -> list[Memory]:
             if e.memory_id in seen_ids:
                 raise BadRequest(f"document.memories.{i}.memory_id: the same id appears twice in the document")
             seen_ids.add(e.memory_id)
+        try:
+            site = check_site(e.site) if e.site else None  # as memory.add's: a host name, lowercased
+        except BadRequest as exc:
+            raise BadRequest(f"document.memories.{i}.{exc.message}") from None
         text = redact(e.text).text.strip()
         if not text:
             raise BadRequest(f"document.memories.{i}.text: empty once secrets and <private> spans are removed")
@@ -120,7 +125,7 @@ def parse(raw: dict) -> list[Memory]:
                           created_at=e.created_at or now, updated_at=e.updated_at or e.created_at or now,
                           tags=clean_words(e.tags), keywords=clean_words(e.keywords) or T.keywords(text),
                           confidence=e.confidence,
-                          site=e.site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old,
+                          site=site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old,
                           pinned_at=(e.pinned_at or now) if e.pinned else None))
     return out
 
