@@ -164,6 +164,10 @@ def test_export_refuses_a_symlink(cli, tmp_path):
     result = CliRunner().invoke(main, ["memories", "export", str(link)])
     assert result.exit_code == 1 and "symbolic link" in result.output
     assert target.read_text() == "not yours to overwrite\n" and link.is_symlink()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # nor anything but a file: the rename would put a file in its place
+    result = CliRunner().invoke(main, ["memories", "export", str(fifo)])
+    assert result.exit_code == 1 and "not a regular file" in result.output and stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 def test_import_checks_each_site_as_the_wire_does(cli, tmp_path):
