@@ -156,6 +156,26 @@ def test_export_import_roundtrip_and_all_or_nothing(env):
         assert ok(host.request("memory.import", document=document))["unchanged"] == 3
 
 
+def test_an_import_the_vault_refuses_half_way_leaves_the_vault_and_the_index_as_they_were(env):
+    with InProcessHost(env=env) as host:
+        kept = ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))["memory_id"]
+        entries = [{"memory_id": kept, "type": "preference", "text": "Prefers coffee", "pinned": True}]
+        entries += [{"type": "context", "text": f"Visited city number {i}"} for i in range(1, 600)]
+        entries[550]["usage_count"] = 2 ** 70  # past SQLite's 64-bit integers
+        reply = host.request("memory.import", document={"format": "whiteboard.memories", "version": 1,
+                                                        "memories": entries})
+        assert reply["error"]["code"] == "bad_request" and "memories.550" in reply["error"]["message"], reply
+        # The same host's index too: neither the update of entry 0 nor the entries before 550 show.
+        listed = ok(host.request("memory.list"))
+        assert listed["total"] == 1 and listed["memories"][0]["text"] == "Prefers tea"
+        assert not listed["memories"][0]["pinned"] and ok(host.request("memory.recall", query="city"))["memories"] == []
+        del entries[550]["usage_count"]
+        imported = ok(host.request("memory.import", document={"format": "whiteboard.memories", "version": 1,
+                                                              "memories": entries}))
+        assert (imported["added"], imported["updated"]) == (599, 1)
+        assert ok(host.request("memory.get", memory_id=kept))["memory"]["text"] == "Prefers coffee"
+
+
 def test_restart_keeps_every_memory(env):
     with InProcessHost(env=env) as host:
         ids = [ok(host.request("memory.add", text=f"Fact number {i} about kites", memory_type="context"))["memory_id"]
