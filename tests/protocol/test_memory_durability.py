@@ -6,6 +6,7 @@ memory's text."""
 import json
 import os
 import random
+import re
 import select
 import signal
 import sqlite3
@@ -56,30 +57,27 @@ def test_kill_9_during_writes_loses_nothing_acknowledged(tmp_path):
     assert len(acknowledged) <= len(kept) < total  # more: committed, reply not read yet; fewer than all: killed mid-way
 
 
-def _import(env, document, kill_after: float | None = None, full: bool = False) -> tuple[int, str, float]:
-    """Run `whiteboard memories import`; with kill_after, SIGKILL it that many seconds after
-    its progress bar starts (full: after the bar is full, when the import commits). Returns
-    its exit status, what it printed, and the seconds from the bar's start to its end."""
+def _import(env, document, kill_at: float | None = None) -> tuple[int, str]:
+    """Run `whiteboard memories import`; with kill_at, SIGKILL it as soon as its progress bar
+    shows that fraction of the entries done (1.0: the bar is full, the import commits).
+    Returns its exit status and what it printed."""
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from whiteboard.cli import main; sys.exit(main())",
                              "memories", "import", str(document)], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     total = len(json.loads(document.read_text())["memories"])
-    mark = b"%d/%d " % (total if full else 0, total)
-    err, started, deadline = b"", None, time.monotonic() + 120
-    while started is None and time.monotonic() < deadline:
+    err, deadline = b"", time.monotonic() + 120
+    while kill_at is not None and time.monotonic() < deadline:
         if select.select([proc.stderr], [], [], 0.5)[0]:
             chunk = os.read(proc.stderr.fileno(), 65536)
             err += chunk
-            if mark in err:
-                started = time.monotonic()
-            elif not chunk:
+            done = [int(n) for n in re.findall(rb"(\d+)/%d " % total, err)]
+            if done and done[-1] >= kill_at * total:
+                proc.send_signal(signal.SIGKILL)
                 break
-    assert started is not None, err.decode(errors="replace")
-    if kill_after is not None:
-        time.sleep(kill_after)
-        proc.send_signal(signal.SIGKILL)
-    out, rest = proc.communicate(timeout=60)
-    return proc.returncode, (out + err + rest).decode(errors="replace"), time.monotonic() - started
+            if not chunk:
+                break
+    out, rest = proc.communicate(timeout=120)
+    return proc.returncode, (out + err + rest).decode(errors="replace")
 
 
 def _count(root) -> int:
@@ -107,16 +105,16 @@ def test_kill_9_at_any_point_of_an_import_stores_all_of_it_or_none(tmp_path):
         return root, env
 
     root, env = fresh("whole")
-    status, printed, took = _import(env, document)
+    status, printed = _import(env, document)
     assert status == 0 and f"{total} added" in printed and _count(root) == 1 + total
-    # Seeded points along the import (how long a whole one took), then the commit itself.
-    points = [(rng.uniform(0.1, 0.7) * took, False) for _ in range(3)] + [(rng.uniform(0, 0.02), True)]
+    # Seeded points along the progress bar (it moves every 0.1 s), then the full bar: the commit.
+    points = [rng.uniform(0.05, 0.6) for _ in range(3)] + [1.0]
     outcomes = []
-    for trial, (kill_after, full) in enumerate(points):
+    for trial, kill_at in enumerate(points):
         root, env = fresh(trial)
-        status, printed, _ = _import(env, document, kill_after, full)
+        status, printed = _import(env, document, kill_at)
         count = _count(root)
-        assert count in (1, 1 + total), (trial, kill_after, count, status, printed[-300:])
+        assert count in (1, 1 + total), (trial, kill_at, count, status, printed[-300:])
         outcomes.append((status, count))
     assert (-signal.SIGKILL, 1) in outcomes[:3], outcomes  # at least one kill landed mid-import
 
