@@ -3,7 +3,7 @@
 // Everything goes to the host through the service worker (KIND.host). Memory text
 // is only ever set as textContent / value: a memory holding HTML shows as text.
 const $ = (id) => document.getElementById(id);
-const { KIND } = globalThis.Whiteboard.wire;
+const { KIND, REASON } = globalThis.Whiteboard.wire;
 const PAGE = 50;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 let offset = 0;
@@ -13,7 +13,7 @@ async function host(message, timeoutMs = 5000) {
   const reply = await chrome.runtime.sendMessage({ kind: KIND.host, message, timeoutMs });
   if (!reply || !reply.ok) {
     const error = (reply && reply.error) || { message: "no answer from the Whiteboard host" };
-    throw new Error(error.message);
+    throw Object.assign(new Error(error.message), { reason: error.reason });
   }
   return reply;
 }
@@ -75,7 +75,8 @@ function row(memory) {
   });
   q(".cancel").addEventListener("click", () => { edit.hidden = true; });
   q(".save").addEventListener("click", () => act(async () => {
-    await host({ type: "memory.update", memory_id: memory.memory_id, text: area.value });
+    // The revision the text was read at: an edit made elsewhere meanwhile is a conflict, never overwritten.
+    await host({ type: "memory.update", memory_id: memory.memory_id, text: area.value, rev: memory.rev });
     return "Saved. The earlier text is kept under “Earlier texts”.";
   }));
   q(".do-history").addEventListener("click", () => act(async () => {
@@ -91,7 +92,7 @@ function row(memory) {
   q(".do-delete").addEventListener("click", () => {
     if (!confirm(`Delete this memory?\n\n${memory.text}`)) return;
     act(async () => {
-      await host({ type: "memory.delete", memory_id: memory.memory_id });
+      await host({ type: "memory.delete", memory_id: memory.memory_id, rev: memory.rev });
       return "Deleted.";
     });
   });
@@ -137,6 +138,8 @@ async function act(fn, reload = true) {
     if (reload) await refresh();
     if (typeof outcome === "string") say(outcome);
   } catch (err) {
+    // Changed elsewhere since it was shown: show it as it is now, then say so.
+    if (err.reason === REASON.conflict) await refresh().catch(() => {});
     say(err.message, true);
   }
 }

@@ -61,6 +61,7 @@
     replyTooLarge: "reply_too_large", // the model's reply passed the host's cap
     insecureUrl: "insecure_url", // a model URL with http:// to another computer, not consented to
     busy: "busy", // the host's worker pool is full: retry later
+    conflict: "conflict", // the memory changed elsewhere since the revision the edit was based on
   });
 
   W.wire = Object.freeze({ failure, tabKey, parseKey, STORAGE, KIND, STREAM_PORT, REASON });

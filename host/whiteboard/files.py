@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
-from .protocol.errors import Unavailable
+from .protocol.errors import BadRequest, Unavailable
 
 # A dir the user cannot write: a read-only mount, or permissions.
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
@@ -44,6 +45,30 @@ def atomic_write(path: Path, text: str, mode: int = 0o644) -> str:
         Path(tmp).unlink(missing_ok=True)
         raise
     return outcome
+
+
+def write_private(path: Path, text: str) -> None:
+    """A file only this user may read (an export of memories), replacing any file at path
+    whole: the text goes to a new temp file beside it (mkstemp: O_CREAT | O_EXCL | O_NOFOLLOW,
+    0600) that is renamed over it, so the old file's mode and its other hard links never see
+    the text and no reader sees half of it. A symlink at path is refused, not followed (were
+    one put there after this check, the rename replaces the link itself), and so is anything
+    else but a regular file (a device, a pipe: the rename would replace it)."""
+    try:
+        kind = os.lstat(path).st_mode
+    except FileNotFoundError:
+        kind = stat.S_IFREG
+    except OSError as exc:
+        raise unwritable(exc, path) from None
+    if stat.S_ISLNK(kind):
+        raise BadRequest(f"{path} is a symbolic link; Whiteboard does not write through one: give the file itself "
+                         "or a new name")
+    if not stat.S_ISREG(kind):
+        raise BadRequest(f"{path} is not a regular file; give a file name")
+    try:
+        atomic_write(path, text, 0o600)
+    except OSError as exc:
+        raise unwritable(exc, path) from None
 
 
 def remove_empty_dir(path: Path) -> None:

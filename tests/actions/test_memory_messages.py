@@ -41,6 +41,28 @@ def test_add_get_update_delete_and_html_comes_back_as_written(env):
         assert host.request("memory.delete", memory_id=added["memory_id"])["error"]["code"] == "not_found"
 
 
+def test_an_edit_or_delete_based_on_an_older_revision_is_a_conflict_and_changes_nothing(env):
+    with InProcessHost(env=env) as host:
+        memory_id = ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))["memory_id"]
+        shown = ok(host.request("memory.get", memory_id=memory_id))["memory"]
+        # Changed elsewhere (the CLI) after the page showed it.
+        subprocess.run([sys.executable, "-c", "import sys; from whiteboard.cli import main; sys.exit(main())",
+                        "memories", "edit", memory_id, "Prefers green tea"], env=env, check=True, capture_output=True)
+        for request, fields in (("memory.update", {"text": "Prefers black tea"}), ("memory.delete", {})):
+            refused = host.request(request, memory_id=memory_id, rev=shown["rev"], **fields)
+            assert refused["error"]["code"] == "bad_request" and refused["error"]["reason"] == "conflict", refused
+            assert memory_id in refused["error"]["message"] and "tea" not in refused["error"]["message"]
+        now = ok(host.request("memory.get", memory_id=memory_id))["memory"]
+        assert now["text"] == "Prefers green tea" and now["rev"] != shown["rev"]
+        assert [o["text"] for o in now["old_texts"]] == ["Prefers tea"]
+        # Based on what is there now, both go through; a pin or a type never needs a revision.
+        assert ok(host.request("memory.update", memory_id=memory_id, memory_type="skill"))["memory"]["rev"] > now["rev"]
+        latest = ok(host.request("memory.get", memory_id=memory_id))["memory"]
+        edited = ok(host.request("memory.update", memory_id=memory_id, text="Prefers oolong", rev=latest["rev"]))
+        assert edited["memory"]["text"] == "Prefers oolong" and edited["memory"]["type"] == "skill"
+        assert ok(host.request("memory.delete", memory_id=memory_id, rev=edited["memory"]["rev"]))["deleted"]
+
+
 def test_secrets_are_redacted_before_storing(env):
     with InProcessHost(env=env) as host:
         added = ok(host.request("memory.add", text="Deploys with key sk-proj-abcdefghijklmnopqrstuvwx <private>"
@@ -132,6 +154,26 @@ def test_export_import_roundtrip_and_all_or_nothing(env):
         restored = ok(host.request("memory.get", memory_id=ids[0]))["memory"]
         assert restored["text"] == "Collects coins" and restored["old_texts"][0]["text"].startswith("Collects stamps")
         assert ok(host.request("memory.import", document=document))["unchanged"] == 3
+
+
+def test_an_import_the_vault_refuses_half_way_leaves_the_vault_and_the_index_as_they_were(env):
+    with InProcessHost(env=env) as host:
+        kept = ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))["memory_id"]
+        entries = [{"memory_id": kept, "type": "preference", "text": "Prefers coffee", "pinned": True}]
+        entries += [{"type": "context", "text": f"Visited city number {i}"} for i in range(1, 600)]
+        entries[550]["usage_count"] = 2 ** 70  # past SQLite's 64-bit integers
+        reply = host.request("memory.import", document={"format": "whiteboard.memories", "version": 1,
+                                                        "memories": entries})
+        assert reply["error"]["code"] == "bad_request" and "memories.550" in reply["error"]["message"], reply
+        # The same host's index too: neither the update of entry 0 nor the entries before 550 show.
+        listed = ok(host.request("memory.list"))
+        assert listed["total"] == 1 and listed["memories"][0]["text"] == "Prefers tea"
+        assert not listed["memories"][0]["pinned"] and ok(host.request("memory.recall", query="city"))["memories"] == []
+        del entries[550]["usage_count"]
+        imported = ok(host.request("memory.import", document={"format": "whiteboard.memories", "version": 1,
+                                                              "memories": entries}))
+        assert (imported["added"], imported["updated"]) == (599, 1)
+        assert ok(host.request("memory.get", memory_id=kept))["memory"]["text"] == "Prefers coffee"
 
 
 def test_restart_keeps_every_memory(env):

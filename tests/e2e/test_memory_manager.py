@@ -1,5 +1,6 @@
 """The memory manager page (extension/memory/) in real Chromium with the real host:
-search, edit (old text kept), delete, export, import, wipe; memory HTML shows as text."""
+search, edit (old text kept; an edit of a text changed elsewhere is a conflict), delete,
+export, import, wipe; memory HTML shows as text."""
 
 import json
 
@@ -58,6 +59,17 @@ def test_manage_memories(browser, tmp_path):
     row.locator(".do-history").click()
     wait_for(lambda: "Lives in Lisbon" in row.locator(".history").inner_text(), what="old text shown")
 
+    # Changed elsewhere (another window, the CLI) while the page shows the older text: the
+    # page's save is refused as a conflict and the page shows the memory as it is now.
+    porto = next(m for m in browser.request({"type": "memory.list"})["memories"] if m["text"] == "Lives in Porto")
+    assert browser.request({"type": "memory.update", "memory_id": porto["memory_id"], "text": "Lives in Braga"})["ok"]
+    row.locator(".do-edit").click()
+    row.locator("textarea").fill("Lives in Faro")
+    row.locator(".save").click()
+    wait_for(lambda: "changed since" in page.locator("#status").inner_text(), what="the conflict shown")
+    wait_for(lambda: "Lives in Braga" in texts(page), what="the text as it is now")
+    assert "Lives in Faro" not in texts(page)
+
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#list .memory", has_text="Speaks Portuguese").locator(".do-delete").click()
     wait_for(lambda: len(texts(page)) == 2, what="deleted")
@@ -66,7 +78,7 @@ def test_manage_memories(browser, tmp_path):
         page.locator("#export").click()
     exported = json.loads(open(download.value.path()).read())
     assert exported["format"] == "whiteboard.memories"
-    assert sorted(m["text"] for m in exported["memories"]) == sorted([HTML, "Lives in Porto"])
+    assert sorted(m["text"] for m in exported["memories"]) == sorted([HTML, "Lives in Braga"])
 
     upload = tmp_path / "more.json"
     upload.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": [

@@ -13,6 +13,7 @@ another version wrote, and config or data dirs the host cannot write."""
 import shutil
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -81,3 +82,38 @@ def test_a_read_only_data_dir_is_unavailable_with_a_reason(tmp_path, read_only_o
         reply = host.request("memory.add", text="Lives in Oslo", memory_type="context")
         assert (reply["error"]["code"], reply["error"].get("reason")) == ("unavailable", "read_only"), reply
         assert ok(host.request("ping"))
+
+
+def test_two_hosts_changing_one_memory_keep_every_edit(tmp_path):
+    # One host flips the type 300 times while another edits the text 300 times: a type
+    # change had written back the text its host had read, undoing edits made meanwhile.
+    env = isolated_env(tmp_path)
+    with HostProcess(env=env) as a, HostProcess(env=env) as b:
+        memory_id = ok(a.request("memory.add", text="Edit 0 of the plan", memory_type="context"))["memory_id"]
+        types = ("skill", "context")
+
+        def flip():
+            for i in range(300):
+                ok(a.request("memory.update", memory_id=memory_id, memory_type=types[i % 2]))
+
+        flipper = threading.Thread(target=flip)
+        flipper.start()
+        kept, conflicts = [0], 0
+        for i in range(1, 301):
+            fields = {"text": f"Edit {i} of the plan"}
+            if i % 3 == 0:  # an edit of the text as read: it must not land on a newer one
+                fields["rev"] = ok(b.request("memory.get", memory_id=memory_id))["memory"]["rev"]
+            reply = b.request("memory.update", memory_id=memory_id, **fields)
+            if reply["ok"]:
+                # The text this edit replaced is the one before it: no other text came back between.
+                assert reply["memory"]["old_texts"][-1]["text"] == f"Edit {kept[-1]} of the plan", (i, kept[-1])
+                kept.append(i)
+            else:
+                assert "rev" in fields and reply["error"].get("reason") == "conflict", reply
+                conflicts += 1
+        flipper.join(120)
+        final = ok(a.request("memory.get", memory_id=memory_id))["memory"]
+    assert final["text"] == f"Edit {kept[-1]} of the plan" and final["type"] == types[299 % 2]
+    assert len(kept) + conflicts == 301
+    # The earlier texts are the kept edits in order: no text ever came back.
+    assert [o["text"] for o in final["old_texts"]] == [f"Edit {i} of the plan" for i in kept[-21:-1]]

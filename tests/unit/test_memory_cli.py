@@ -122,3 +122,63 @@ def test_suggestions_accept_and_discard(cli):
     assert "Likes Rust and Go" in cli("list").output
     missing = CliRunner().invoke(main, ["memories", "discard", tea.id])
     assert missing.exit_code == 1 and "no waiting suggestion" in missing.output
+
+
+def test_an_entry_that_cannot_be_stored_stores_nothing_and_is_named(cli, tmp_path):
+    # Entry 550 passes the document's shape but not the vault (NaN is no time): the import
+    # once committed 500 entries before it and said "nothing was changed".
+    [kept] = seed("Prefers TypeScript")
+    entries = [{"memory_id": kept, "type": "skill", "text": "Prefers Rust now"}]
+    entries += [{"type": "context", "text": f"Visited city number {i}"} for i in range(1, 600)]
+    entries[550]["created_at"] = float("nan")
+    doc = tmp_path / "doc.json"
+    doc.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": entries}))
+    result = CliRunner().invoke(main, ["memories", "import", str(doc)])
+    assert result.exit_code == 1
+    assert "memories.550" in result.output and "nothing was imported" in result.output, result.output
+    assert [m["text"] for m in json.loads(cli("list", "--json").output)] == ["Prefers TypeScript"]
+
+
+def test_export_replaces_an_existing_file_whole_and_private(cli, tmp_path):
+    seed("Prefers TypeScript")
+    out = tmp_path / "export.json"
+    out.write_text("an older export\n")
+    os.chmod(out, 0o644)
+    other_name = tmp_path / "hard-link.json"
+    os.link(out, other_name)  # writing into the file would change this name's content too
+    before = os.stat(out).st_ino
+    result = cli("export", str(out))
+    assert result.exit_code == 0, result.output
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600 and os.stat(out).st_ino != before
+    assert json.loads(out.read_text())["memories"][0]["text"] == "Prefers TypeScript"
+    assert other_name.read_text() == "an older export\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".export")] == []  # no temp file left
+
+
+def test_export_refuses_a_symlink(cli, tmp_path):
+    seed("Prefers TypeScript")
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("not yours to overwrite\n")
+    link = tmp_path / "export.json"
+    link.symlink_to(target)
+    result = CliRunner().invoke(main, ["memories", "export", str(link)])
+    assert result.exit_code == 1 and "symbolic link" in result.output
+    assert target.read_text() == "not yours to overwrite\n" and link.is_symlink()
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # nor anything but a file: the rename would put a file in its place
+    result = CliRunner().invoke(main, ["memories", "export", str(fifo)])
+    assert result.exit_code == 1 and "not a regular file" in result.output and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_import_checks_each_site_as_the_wire_does(cli, tmp_path):
+    doc = tmp_path / "doc.json"
+    doc.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": [
+        {"type": "skill", "text": "Writes Go", "site": "Claude.AI."},
+        {"type": "skill", "text": "Writes Rust", "site": "<img src=x onerror=alert(1)>"}]}))
+    result = cli("import", str(doc))
+    assert result.exit_code == 1 and "document.memories.1.site" in result.output and "img" not in result.output
+    assert cli("list").output.strip() == "No memories."
+    doc.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": [
+        {"type": "skill", "text": "Writes Go", "site": "Claude.AI."}]}))
+    assert cli("import", str(doc)).exit_code == 0
+    assert [m["site"] for m in json.loads(cli("list", "--json").output)] == ["claude.ai"]

@@ -10,7 +10,7 @@ from whiteboard.config import Limits
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore
 from whiteboard.memory.candidate import Candidate
-from whiteboard.memory.conversation import ConversationExtractor
+from whiteboard.memory.conversation import ConversationExtractor, apply
 from whiteboard.memory.dedupe import decide
 from whiteboard.memory.extract import AUTOMATIC, MANUAL, rule_extract
 from whiteboard.memory.model_extract import model_from
@@ -104,6 +104,20 @@ def test_dedupe_add_update_noop(service):
     assert decide(Candidate("context", "Lives in Lisbon", 0.8), service.index).action == "add"
     # Same words, other type: not the same fact.
     assert decide(Candidate("skill", "Teaches TypeScript for frontend work", 0.8), service.index).action == "add"
+
+
+def test_an_update_decided_on_a_memory_another_process_changed_is_decided_again(service):
+    kept, _ = service.add("Prefers TypeScript", "preference")
+    decision = decide(Candidate("preference", "Prefers TypeScript for frontend work", 0.8, tags=["web"]), service.index)
+    assert decision.action == "update"
+    other = MemoryService(service.vault_path, service.key_path)  # the CLI, another browser's host
+    other.update(kept.id, tags=["typescript", "work"])
+    other.close()
+    outcome = apply(service, [decision], None)
+    # Decided again on the memory as it is now: the tags written meanwhile are kept.
+    assert [m.id for m in outcome.updated] == [kept.id]
+    now = service.get(kept.id)
+    assert now.text == "Prefers TypeScript for frontend work" and set(now.tags) == {"typescript", "work", "web"}
 
 
 # ---- conversations --------------------------------------------------------------------

@@ -195,3 +195,19 @@ def test_cli_pin_unpin_and_cap(tmp_path, monkeypatch):
     assert run("unpin", memory.id).exit_code == 0 and "[pinned]" not in run("list").output
     assert run("pin", "mem_0000000000000000").exit_code == 1
     assert MemoryService().pinned() == []
+
+
+@pytest.mark.parametrize("blob", [b"", b"\x00" * 5, b"\x00" * 40], ids=["empty", "shorter than a nonce", "garbage"])
+def test_a_damaged_stored_vector_never_blocks_a_pin_and_is_named(service, caplog, blob):
+    memory, _ = service.add(SHORT, "preference")
+    vault = service.vault()
+    assert vault.put_vectors("model-x", [(memory.id, memory.rev, [0.5] * 8)]) == 1
+    vault._conn.execute("UPDATE memory_vectors SET vector = ? WHERE memory_id = ?", (blob, memory.id))
+    with caplog.at_level("WARNING", logger="whiteboard.memory"):
+        pinned = service.update(memory.id, pinned=True)
+        unpinned = service.update(memory.id, pinned=False)
+    assert pinned.pinned and not unpinned.pinned and service.get(memory.id).text == SHORT
+    assert any(memory.id in r.getMessage() and "vector" in r.getMessage() for r in caplog.records)
+    assert SHORT not in caplog.text
+    # Dropped, so the indexer makes it again; nothing damaged is left to trip on.
+    assert vault.load_vectors("model-x") == ({}, [])

@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from whiteboard import crypto
+from whiteboard.actions.memory import out
 from whiteboard.memory.errors import MemoryDamaged, VaultUnavailable
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.schema import MIGRATIONS
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sites import SiteStore
 from whiteboard.memory.vault import Vault
-from whiteboard.protocol.messages.memory import MemoryOut
 
 MARKERS = ["ZEBRA-VAULT-2718", "quokka-preference", "喜欢喝乌龙茶标记", "tag-marker-77", "old-text-marker-55"]
 
@@ -243,8 +243,5 @@ def test_any_value_in_any_plain_column_is_served_or_named_never_a_crash(tmp_path
     assert good.id in [m.id for m in loaded]
     assert {m.id for m in loaded} | {d.memory_id for d in damaged} == {bad.id, good.id}
     for m in loaded:  # what is served has the shape the wire needs, as strict JSON
-        out = MemoryOut(memory_id=m.id, type=m.type, text=m.text, tags=m.tags, keywords=m.keywords,
-                        confidence=m.confidence, site=m.site, created_at=m.created_at, updated_at=m.updated_at,
-                        usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned)
-        json.dumps(out.model_dump(mode="json"), allow_nan=False)
+        json.dumps(out(m).model_dump(mode="json"), allow_nan=False)
     vault.close()

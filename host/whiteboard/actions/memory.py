@@ -21,7 +21,7 @@ from . import action
 def out(m: Memory) -> msg.MemoryOut:
     return msg.MemoryOut(memory_id=m.id, type=m.type, text=m.text, tags=m.tags, keywords=m.keywords,
                          confidence=m.confidence, site=m.site, created_at=m.created_at, updated_at=m.updated_at,
-                         usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned)
+                         usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned, rev=m.rev)
 
 
 def detail(m: Memory) -> msg.MemoryDetail:
@@ -108,13 +108,13 @@ def memory_update(req: msg.MemoryUpdate, ctx) -> msg.MemoryReply:
     if req.text is None and req.memory_type is None and req.pinned is None:
         raise BadRequest("give text, memory_type, pinned or some of them")
     text = redact(req.text).text if req.text is not None else None
-    return msg.MemoryReply(memory=detail(ctx.app.memory.update(req.memory_id, text, pinned=req.pinned,
+    return msg.MemoryReply(memory=detail(ctx.app.memory.update(req.memory_id, text, pinned=req.pinned, rev=req.rev,
                                                                type=req.memory_type)))
 
 
 @action(msg.MemoryDelete, blocking=True)
 def memory_delete(req: msg.MemoryDelete, ctx) -> msg.MemoryDeleteReply:
-    ctx.app.memory.delete(req.memory_id)
+    ctx.app.memory.delete(req.memory_id, rev=req.rev)
     return msg.MemoryDeleteReply(deleted=True)
 
 

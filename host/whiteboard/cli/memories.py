@@ -7,13 +7,14 @@ recall (docs/memory.md). Texts are privacy-filtered here as on the wire.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
+from ..files import write_private
 from ..memory import transfer
 from ..memory.conversation import accept
 from ..memory.model import MEMORY_TYPES, Memory
@@ -200,7 +201,8 @@ def delete_cmd(memory_id: str, yes: bool) -> None:
 @memories_group.command("export")
 @click.argument("path", default="-", type=click.Path(dir_okay=False, allow_dash=True))
 def export_cmd(path: str) -> None:
-    """Write every memory as JSON to PATH (standard output by default), mode 0600."""
+    """Write every memory as JSON to PATH (standard output by default), mode 0600; a file
+    already there is replaced whole, a symbolic link is refused."""
     with vault_service() as service:
         memories = sorted(service.list(), key=lambda m: (m.created_at, m.id))
         damaged = service.damaged_rows()
@@ -208,9 +210,10 @@ def export_cmd(path: str) -> None:
     if path == "-":
         click.echo(text, nl=False)
     else:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            write_private(Path(path), text)
+        except WhiteboardError as exc:
+            raise click.ClickException(exc.message) from None
         click.echo(f"Exported {len(memories)} memories to {path}.", err=True)
     for d in damaged:
         click.echo(f"warning: memory {d.memory_id} was not exported: {d.problem}", err=True)

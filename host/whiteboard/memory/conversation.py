@@ -23,6 +23,7 @@ from ..protocol.errors import BadRequest, Forbidden, NotFound, Unavailable
 from . import text as T
 from .candidate import Candidate
 from .dedupe import Decision, decide
+from .errors import MemoryChanged
 from .extract import AUTOMATIC, MANUAL, rule_extract
 from .model import Memory, Suggestion, new_memory_id, new_suggestion_id
 from .schedule import ExtractionScheduler, delay_from_env
@@ -145,11 +146,13 @@ class ConversationExtractor:
                 del self.progress[key]
 
 
-def apply(service: MemoryService, decisions: list[Decision], site: str | None) -> Outcome:
-    """ADD and UPDATE go to the vault; NOOP changes nothing. Nothing is ever deleted."""
+def apply(service: MemoryService, decisions: list[Decision], site: str | None, tries: int = 3) -> Outcome:
+    """ADD and UPDATE go to the vault; NOOP changes nothing. Nothing is ever deleted. An
+    UPDATE is made on the revision it was decided on: when another process changed that
+    memory meanwhile, the fact is decided again on the memory as it is now (up to `tries`)."""
     outcome = Outcome()
     now = service.clock()
-    new = []
+    new, again = [], []
     for d in decisions:
         c = d.candidate
         if d.action == "noop":
@@ -158,10 +161,12 @@ def apply(service: MemoryService, decisions: list[Decision], site: str | None) -
             target = d.target
             try:
                 outcome.updated.append(service.update(
-                    target.id, c.text, type=c.type, confidence=max(target.confidence, c.confidence),
+                    target.id, c.text, rev=target.rev, type=c.type, confidence=max(target.confidence, c.confidence),
                     tags=list(dict.fromkeys(target.tags + c.tags)),
                     keywords=list(dict.fromkeys(c.keywords + target.keywords))[:12]))
-            except BadRequest:  # another memory already says exactly this
+            except MemoryChanged:
+                again.append(c)
+            except (BadRequest, NotFound):  # another memory already says exactly this; deleted meanwhile
                 outcome.unchanged += 1
         else:
             new.append(Memory(id=new_memory_id(), type=c.type, text=c.text, created_at=now, updated_at=now,
@@ -169,6 +174,15 @@ def apply(service: MemoryService, decisions: list[Decision], site: str | None) -
     if new:
         outcome.added = service.store(new)
         outcome.unchanged += len(new) - len(outcome.added)  # stored meanwhile by another process
+    if again:
+        if tries > 1:
+            service.ready()  # the index as the vault is now
+            redone = apply(service, [decide(c, service.index) for c in again], site, tries - 1)
+            outcome.added += redone.added
+            outcome.updated += redone.updated
+            outcome.unchanged += redone.unchanged
+        else:
+            outcome.unchanged += len(again)
     return outcome
 
 

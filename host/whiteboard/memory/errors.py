@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..protocol.errors import Unavailable
+from ..protocol.errors import BadRequest, Unavailable
 
 
 class VaultUnavailable(Unavailable):
@@ -17,6 +17,27 @@ class MemoryDamaged(Unavailable):
                          "(restore the key file it was written with, or delete this memory)")
         self.memory_id = memory_id
         self.problem = problem
+
+
+class MemoryChanged(BadRequest):
+    """A change based on a revision of a memory that another process or window has changed
+    since: nothing was done; the caller reloads the memory and decides again."""
+
+    reason = "conflict"
+
+    def __init__(self, memory_id: str, rev: int):
+        super().__init__(f"memory {memory_id} changed since revision {rev} (edited elsewhere); nothing was changed: "
+                         "reload it and edit again")
+        self.memory_id = memory_id
+
+
+class RowRejected(Exception):
+    """The vault refused the row at `position` of an insert: a value SQLite cannot store
+    (the problem names the column, never a value)."""
+
+    def __init__(self, position: int, problem: str):
+        super().__init__(problem)
+        self.position, self.problem = position, problem
 
 
 class EmbedFailed(Exception):

@@ -10,22 +10,22 @@ Before each read the service asks SQLite whether another process changed the fil
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from ..protocol.errors import BadRequest, NotFound
 from . import text as T
-from .errors import MemoryDamaged
+from .errors import MemoryChanged, MemoryDamaged
 from .index import MemoryIndex
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
 from .settings import MemorySettingsStore
 from .sites import SiteStore
 from .usage import UsageRecorder
-from .vault import DuplicateText, Vault, default_paths, vault_exists
+from .vault import DuplicateText, RevisionConflict, Vault, default_paths, vault_exists
 from .vectors import MeaningIndexer
 
 log = logging.getLogger("whiteboard.memory")
@@ -168,46 +168,61 @@ class MemoryService:
             self._meanings_changed()
             return stored
 
-    def update(self, memory_id: str, text: str | None = None, pinned: bool | None = None, **fields) -> Memory:
-        """New text (the old one kept for undo) and/or type, tags, keywords, confidence, pin.
-        BadRequest naming the other memory when the new text is one it already has."""
+    @contextmanager
+    def batch(self) -> Iterator[Vault]:
+        """Many writes as one vault transaction (an import): all are committed at the end or
+        none. Inside it this process holds SQLite's write lock, and the index is brought up to
+        date first, so decisions made inside see what is in the file. When it fails, the index
+        (which may hold what was rolled back) is dropped and read again on the next use."""
+        with self.lock:
+            vault = self.vault(create=True)
+            try:
+                with vault.batch():
+                    self._refresh()
+                    yield vault
+            except BaseException:
+                self._vault = None
+                vault.close()
+                raise
+
+    def update(self, memory_id: str, text: str | None = None, pinned: bool | None = None, rev: int | None = None,
+               **fields) -> Memory:
+        """New text (the old one kept for undo) and/or type, tags, keywords, confidence, pin,
+        applied to the memory as it is in the vault now (another process may have changed
+        it since this one read it). rev: the revision the caller's change was based on;
+        MemoryChanged when the memory has moved on since. BadRequest naming the other memory
+        when the new text is one it already has."""
         if text is not None:
             text = check_text(text)
             fields.setdefault("keywords", T.keywords(text))
         if fields.get("type") is not None:
             check_type(fields["type"])
         with self.lock:
-            current = self.get(memory_id)
+            self.get(memory_id)  # not_found, or the damaged row named
             try:
-                if text is None and not any(v is not None for v in fields.values()):
-                    updated = self._set_pinned(current, pinned)
-                else:
-                    updated = self._vault.replace_text(memory_id, current.text if text is None else text,
-                                                       self.clock(), pinned=pinned, **fields)
+                updated = self._vault.update(memory_id, self.clock(), text, pinned=pinned, expected_rev=rev,
+                                             **fields)
             except KeyError:
                 self.index.remove([memory_id])
                 raise NotFound(f"no memory {memory_id}") from None
             except DuplicateText as exc:
                 raise BadRequest(f"text: memory {exc.memory_id} already says this") from None
+            except RevisionConflict as exc:
+                raise MemoryChanged(memory_id, exc.expected_rev) from None
             self.index.put([updated])
             self._meanings_changed()
             return updated
 
-    def _set_pinned(self, current: Memory, pinned: bool | None) -> Memory:
-        """Only the pin changes: the text is not re-encrypted and updated_at stays."""
-        if pinned is None or pinned == current.pinned:
-            return current
-        pinned_at = self.clock() if pinned else None
-        rev = self._vault.set_pinned(current.id, pinned_at)
-        if rev is None:
-            raise KeyError(current.id)
-        return dataclasses.replace(current, pinned_at=pinned_at, rev=rev)
-
-    def delete(self, memory_id: str) -> None:
-        """The user's act only: nothing else in Whiteboard ever deletes a memory."""
+    def delete(self, memory_id: str, rev: int | None = None) -> None:
+        """The user's act only: nothing else in Whiteboard ever deletes a memory. rev: the
+        revision the user saw; MemoryChanged when the memory has moved on since."""
         with self.lock:
             vault = self.vault()
-            if vault is None or not vault.delete(memory_id):
+            try:
+                deleted = vault is not None and vault.delete(memory_id, expected_rev=rev)
+            except RevisionConflict as exc:
+                raise MemoryChanged(memory_id, exc.expected_rev) from None
+            if not deleted:
                 raise NotFound(f"no memory {memory_id}")
             self.index.remove([memory_id])
             self.damaged.pop(memory_id, None)

@@ -6,9 +6,11 @@
                    "old_texts": [{"text", "replaced_at"}]}]}
 
 Import is all or nothing: every entry is checked first and the first bad one is named
-(memories[3].text: ...) with nothing stored. The privacy filter runs on every text.
-An entry whose id exists with other text updates it (the old text kept); one whose
-text is already kept is unchanged; the rest are added with their own times and counts.
+(memories[3].text: ...) with nothing stored; then the whole import is one transaction, so an
+entry the vault refuses, a failed write or a crash at any point stores none of it. The
+privacy filter runs on every text. An entry whose id exists with other text updates it (the
+old text kept); one whose text is already kept is unchanged; the rest are added with their
+own times and counts.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from ..privacy import redact
 from ..protocol.errors import BadRequest
 from . import text as T
+from .errors import RowRejected
 from .model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
+from .sites import check_site
 from .text import clean_words
 
 if TYPE_CHECKING:  # the service loads numpy and the vault: not at the host's start-up
@@ -109,6 +113,10 @@ def parse(raw: dict) -> list[Memory]:
             if e.memory_id in seen_ids:
                 raise BadRequest(f"document.memories.{i}.memory_id: the same id appears twice in the document")
             seen_ids.add(e.memory_id)
+        try:
+            site = check_site(e.site) if e.site else None  # as memory.add's: a host name, lowercased
+        except BadRequest as exc:
+            raise BadRequest(f"document.memories.{i}.{exc.message}") from None
         text = redact(e.text).text.strip()
         if not text:
             raise BadRequest(f"document.memories.{i}.text: empty once secrets and <private> spans are removed")
@@ -117,21 +125,21 @@ def parse(raw: dict) -> list[Memory]:
                           created_at=e.created_at or now, updated_at=e.updated_at or e.created_at or now,
                           tags=clean_words(e.tags), keywords=clean_words(e.keywords) or T.keywords(text),
                           confidence=e.confidence,
-                          site=e.site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old,
+                          site=site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old,
                           pinned_at=(e.pinned_at or now) if e.pinned else None))
     return out
 
 
 def import_memories(service: MemoryService, memories: list[Memory], chunk: int = 500,
                     progress: Callable[[int], None] | None = None) -> tuple[int, int, int]:
-    """(added, updated, unchanged). New ones go in transactions of `chunk`."""
+    """(added, updated, unchanged), all in one transaction: every entry is stored or, on an
+    error or a crash at any point, none. New ones are inserted `chunk` at a time within it."""
     added = updated = unchanged = 0
     tick = progress or (lambda n: None)
-    with service.lock:
-        service.vault(create=True)
+    with service.batch():
         known = {T.normalized(m.text) for m in service.index.memories.values()}
-        fresh: list[Memory] = []
-        for m in memories:
+        fresh: list[tuple[int, Memory]] = []
+        for i, m in enumerate(memories):
             existing = service.index.memories.get(m.id)
             if existing is not None:
                 if T.normalized(m.text) in known:  # this memory's text, or another's already
@@ -152,11 +160,15 @@ def import_memories(service: MemoryService, memories: list[Memory], chunk: int =
                 if m.id in service.damaged:
                     m.id = new_memory_id()  # the unreadable row stays as it is
                 known.add(T.normalized(m.text))
-                fresh.append(m)
-        for i in range(0, len(fresh), chunk):
-            part = fresh[i:i + chunk]
-            stored = len(service.store(part))
+                fresh.append((i, m))
+        for start in range(0, len(fresh), chunk):
+            part = fresh[start:start + chunk]
+            try:
+                stored = len(service.store([m for _, m in part]))
+            except RowRejected as exc:
+                raise BadRequest(f"document.memories.{part[exc.position][0]}: cannot be stored ({exc.problem}); "
+                                 "nothing was imported") from None
             added += stored
-            unchanged += len(part) - stored  # stored meanwhile by another process
+            unchanged += len(part) - stored  # already kept under another id (a row from before text keys)
             tick(len(part))
     return added, updated, unchanged

@@ -15,6 +15,7 @@ before, never half a memory. secure_delete overwrites deleted rows' pages.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -31,18 +32,22 @@ from .. import crypto
 from ..config import config_dir, data_dir
 from ..files import unwritable
 from . import text as T
-from .errors import MemoryDamaged, VaultUnavailable
+from .errors import MemoryDamaged, RowRejected, VaultUnavailable
 from .model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .schema import migrate
 from .suggestions import SuggestionRows
 
 VAULT_FILE = "memories.db"
+log = logging.getLogger("whiteboard.memory")
+
 KEY_FILE = "secret.key"  # shared with the stored model API key (whiteboard.llm.settings)
 KEY_CHECK_PLAIN = b"whiteboard vault key check v1"
 KEY_CHECK_AAD = b"whiteboard:vault:key_check"
 _COLUMNS = "id, type, site, confidence, created_at, updated_at, usage_count, last_used_at, rev, pinned_at, content"
 _INSERT = f"INSERT INTO memories ({_COLUMNS}, text_key) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
 TEXT_KEY_PURPOSE = b"whiteboard:vault:text_key"
+VECTOR_DAMAGED = ("its stored meaning vector does not decrypt with this key (damaged, tampered or written with "
+                  "another key)")
 BUSY_SECONDS = 5.0  # how long a write waits for another process's
 
 
@@ -72,6 +77,7 @@ class Vault(SuggestionRows):
         self._text_key = crypto.derive_key(key, TEXT_KEY_PURPOSE)
         self.path = path
         self.lock = threading.RLock()
+        self._depth = 0  # open transactions (a batch and the writes inside it)
 
     # ---- opening -------------------------------------------------------------------
 
@@ -254,12 +260,11 @@ class Vault(SuggestionRows):
                             (model,))
         vectors, damaged = {}, []
         for memory_id, rev, blob in rows:
-            try:
-                vectors[memory_id] = (rev, np.frombuffer(self._open_vector(memory_id, model, rev, blob),
-                                                         dtype=np.float16))
-            except (InvalidTag, ValueError, TypeError):
-                damaged.append(Damaged(memory_id, "its stored meaning vector does not decrypt with this key "
-                                                  "(tampered or written with another key)"))
+            raw = self._open_vector(memory_id, model, rev, blob)
+            if raw is None:
+                damaged.append(Damaged(memory_id, VECTOR_DAMAGED))
+            else:
+                vectors[memory_id] = (rev, np.frombuffer(raw, dtype=np.float16))
         return vectors, damaged
 
     def put_vectors(self, model: str, items: list[tuple[str, int, np.ndarray]]) -> int:
@@ -289,28 +294,50 @@ class Vault(SuggestionRows):
             rev = self._next_rev(len(memories))
             for i, m in enumerate(memories):
                 m.rev = rev + i
-                cursor = self._conn.execute(_INSERT + " ON CONFLICT(text_key) DO NOTHING", self._encode(m))
+                try:
+                    cursor = self._conn.execute(_INSERT + " ON CONFLICT(text_key) DO NOTHING", self._encode(m))
+                except (sqlite3.IntegrityError, OverflowError) as exc:
+                    # NOT NULL / CHECK failures name the column; OverflowError an integer past 64 bits.
+                    raise RowRejected(i, str(exc)) from None
                 if cursor.rowcount:
                     stored.append(m)
         return stored
 
-    def replace_text(self, memory_id: str, text: str, now: float, pinned: bool | None = None, **fields) -> Memory:
-        """Give a memory new text, keeping the old one for undo; other fields (type, tags,
-        keywords, confidence) and its pin may change with it. A row that does not decrypt is
-        left as it is. DuplicateText when another memory already says the same."""
+    def update(self, memory_id: str, now: float, text: str | None = None, pinned: bool | None = None,
+               expected_rev: int | None = None, **fields) -> Memory:
+        """Change a memory as it is in the file now, and return it as stored. The row is read
+        inside the write's transaction (which holds SQLite's write lock), so what is written
+        is built on the current row, never on a copy another process has changed since: a
+        new type or pin keeps the current text. expected_rev: the revision the caller's
+        change was based on (a text the user edited); RevisionConflict when the row has
+        moved on, nothing changed. A new text keeps the old one for undo; pinning alone
+        re-encrypts nothing and keeps updated_at. KeyError when there is no such row,
+        MemoryDamaged when it does not open (left as it is), DuplicateText when another
+        memory already says the new text."""
         with self._write():
             current = self.get(memory_id)
             if current is None:
                 raise KeyError(memory_id)
-            old_rev, same_text = current.rev, text == current.text
-            if not same_text:
+            if expected_rev is not None and current.rev != expected_rev:
+                raise RevisionConflict(memory_id, expected_rev, current.rev)
+            old_rev, was_pinned = current.rev, current.pinned
+            changed = {n: v for n, v in fields.items() if v is not None and v != getattr(current, n)}
+            new_text = text is not None and text != current.text
+            if pinned is not None and pinned != was_pinned:
+                current.pinned_at = now if pinned else None
+            if not (new_text or changed):
+                if current.pinned == was_pinned:
+                    return current
+                current.rev = self._next_rev(1)
+                self._conn.execute("UPDATE memories SET pinned_at = ?, rev = ? WHERE id = ?",
+                                   (current.pinned_at, current.rev, memory_id))
+                self._rebind_vector(memory_id, old_rev, current.rev)
+                return current
+            if new_text:
                 current.old_texts = [*current.old_texts, OldText(current.text, now)][-MAX_OLD_TEXTS:]
                 current.text = text
-            for name, value in fields.items():
-                if value is not None:
-                    setattr(current, name, value)
-            if pinned is not None:
-                current.pinned_at = (current.pinned_at or now) if pinned else None
+            for name, value in changed.items():
+                setattr(current, name, value)
             current.updated_at = now
             current.rev = self._next_rev(1)
             encoded = self._encode(current)
@@ -320,51 +347,53 @@ class Vault(SuggestionRows):
                 raise DuplicateText(twin[0])
             self._conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
             self._conn.execute(_INSERT, encoded)
-            if same_text:
+            if not new_text:
                 self._rebind_vector(memory_id, old_rev, current.rev)
         return current
-
-    def set_pinned(self, memory_id: str, pinned_at: float | None) -> int | None:
-        """Pin (at that time) or unpin: a plain column, nothing to decrypt. The row's new rev
-        (so that other processes' indexes reload it), None when there is no such row."""
-        with self._write():
-            row = self._conn.execute("SELECT rev FROM memories WHERE id = ?", (memory_id,)).fetchone()
-            if row is None:
-                return None
-            rev = self._next_rev(1)
-            self._conn.execute("UPDATE memories SET pinned_at = ?, rev = ? WHERE id = ?", (pinned_at, rev, memory_id))
-            self._rebind_vector(memory_id, row[0], rev)
-        return rev
 
     def _rebind_vector(self, memory_id: str, old_rev: int, rev: int) -> None:
         """The row has a new rev but the same text (a pin, a new type): its meaning vector still
         holds, so it is bound to the new rev (inside the caller's write) rather than made again.
-        One that does not decrypt is left as it is, for the indexer to replace."""
+        One that does not open is dropped (and named in the log) for the indexer to make again:
+        a damaged vector never stops the change."""
         row = self._conn.execute("SELECT model, vector FROM memory_vectors WHERE memory_id = ? AND rev = ?",
                                  (memory_id, old_rev)).fetchone()
         if row is None:
             return
         model, blob = row
-        try:
-            raw = self._open_vector(memory_id, model, old_rev, blob)
-        except InvalidTag:
+        raw = self._open_vector(memory_id, model, old_rev, blob)
+        if raw is None:
+            log.warning("memory %s: %s; dropped, the indexer makes it again", memory_id, VECTOR_DAMAGED)
+            self._conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (memory_id,))
             return
         self._conn.execute("UPDATE memory_vectors SET rev = ?, vector = ? WHERE memory_id = ?",
                            (rev, self._seal_vector(memory_id, model, rev, raw), memory_id))
 
-    def _open_vector(self, memory_id: str, model: str, rev: int, blob: bytes) -> bytes:
-        """A stored vector's bytes; InvalidTag (or ValueError, TypeError for a malformed blob)
-        when it does not open as this memory's, this model's, at this rev."""
-        return self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
-                                  _vector_aad(memory_id, model, rev))
+    def _open_vector(self, memory_id: str, model: str, rev: int, blob) -> bytes | None:
+        """A stored vector's bytes; None when it does not open as this memory's, this model's, at
+        this rev: a wrong tag (InvalidTag), or a blob too short or not bytes at all (ValueError,
+        TypeError from the nonce or the cipher) alike."""
+        try:
+            return self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:],
+                                      _vector_aad(memory_id, model, rev))
+        except (InvalidTag, ValueError, TypeError):
+            return None
 
     def _seal_vector(self, memory_id: str, model: str, rev: int, raw: bytes) -> bytes:
         return crypto.encrypt(self._key, raw, _vector_aad(memory_id, model, rev))
 
-    def delete(self, memory_id: str) -> bool:
+    def delete(self, memory_id: str, expected_rev: int | None = None) -> bool:
+        """False when there is no such row; RevisionConflict when expected_rev is given and
+        the row has moved on since (the user confirmed deleting what they saw)."""
         with self._write():
+            row = self._conn.execute("SELECT rev FROM memories WHERE id = ?", (memory_id,)).fetchone()
+            if row is None:
+                return False
+            if expected_rev is not None and row[0] != expected_rev:
+                raise RevisionConflict(memory_id, expected_rev, row[0])
             self._conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (memory_id,))
-            return self._conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,)).rowcount > 0
+            self._conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+            return True
 
     def wipe(self) -> int:
         with self._write():
@@ -378,7 +407,8 @@ class Vault(SuggestionRows):
         return n
 
     def record_usage(self, memory_ids: Iterable[str], when: float) -> None:
-        """Usage counters are plain columns: no decryption, and no rev bump (not a content change)."""
+        """Usage counters are plain columns: no decryption, and no rev bump (not a content change).
+        One statement adds to the stored count, so nothing read earlier is written back."""
         with self._write():
             self._conn.executemany("UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?",
                                    [(when, i) for i in memory_ids])
@@ -396,6 +426,19 @@ class Vault(SuggestionRows):
 
     def _write(self):
         return _Transaction(self)
+
+    def batch(self):
+        """One transaction around many writes (an import): every write inside it joins it,
+        so all of them are committed at its end or, on any error or a crash, none."""
+        return _Transaction(self)
+
+
+class RevisionConflict(Exception):
+    """The memory changed (another process, another window) since the revision a change was based on."""
+
+    def __init__(self, memory_id: str, expected_rev: int, rev: int):
+        super().__init__(memory_id)
+        self.memory_id, self.expected_rev, self.rev = memory_id, expected_rev, rev
 
 
 class DuplicateText(Exception):
@@ -436,40 +479,52 @@ def _plain_column_problem(type_, site, confidence, created, updated, usage, last
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT under the vault's lock; ROLLBACK on any error.
-    SQLite errors become VaultUnavailable here, at the edge."""
+    """BEGIN IMMEDIATE ... COMMIT under the vault's lock; ROLLBACK on any error. Inside
+    another (a batch), a SAVEPOINT instead: the inner write undoes itself on error and the
+    outer one decides what is committed. SQLite errors become VaultUnavailable here."""
 
     def __init__(self, vault: Vault):
         self.vault = vault
 
     def __enter__(self):
-        self.vault.lock.acquire()
+        vault = self.vault
+        vault.lock.acquire()
+        self.nested = vault._depth > 0
         try:
-            self.vault._conn.execute("BEGIN IMMEDIATE")
+            vault._conn.execute("SAVEPOINT inner" if self.nested else "BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:
-            self.vault.lock.release()
-            raise VaultUnavailable(f"the memory vault {self.vault.path} cannot be written ({_describe(exc)})",
+            vault.lock.release()
+            raise VaultUnavailable(f"the memory vault {vault.path} cannot be written ({_describe(exc)})",
                                    reason=_reason(exc)) from None
+        vault._depth += 1
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        conn = self.vault._conn
+        vault, conn = self.vault, self.vault._conn
+        vault._depth -= 1
         try:
             if exc_type is None:
                 try:
-                    conn.execute("COMMIT")
+                    conn.execute("RELEASE inner" if self.nested else "COMMIT")
                 except sqlite3.DatabaseError as err:
-                    conn.execute("ROLLBACK")
-                    raise VaultUnavailable(f"the memory vault {self.vault.path} cannot be written "
+                    self._undo(conn)
+                    raise VaultUnavailable(f"the memory vault {vault.path} cannot be written "
                                            f"({_describe(err)}); nothing was changed", reason=_reason(err)) from None
             else:
-                conn.execute("ROLLBACK")
+                self._undo(conn)
                 if isinstance(exc, sqlite3.DatabaseError):
-                    raise VaultUnavailable(f"the memory vault {self.vault.path} cannot be written "
+                    raise VaultUnavailable(f"the memory vault {vault.path} cannot be written "
                                            f"({_describe(exc)}); nothing was changed", reason=_reason(exc)) from None
         finally:
-            self.vault.lock.release()
+            vault.lock.release()
         return False
+
+    def _undo(self, conn: sqlite3.Connection) -> None:
+        if self.nested:
+            conn.execute("ROLLBACK TO inner")
+            conn.execute("RELEASE inner")
+        elif conn.in_transaction:
+            conn.execute("ROLLBACK")
 
 
 def _set_wal(conn: sqlite3.Connection) -> None:

@@ -34,6 +34,7 @@ class MemoryOut(BaseModel):
     usage_count: int
     last_used_at: float | None
     pinned: bool  # goes with every send on an opted-in site
+    rev: int  # changes with every change to the memory (memory.update/delete compare it)
 
 
 class OldTextOut(BaseModel):
@@ -173,12 +174,16 @@ class MemoryUpdate(Request):
     text: Text | None = None
     memory_type: MemoryType | None = None
     pinned: bool | None = None
+    # The memory's rev the change was based on (the text the user edited): when it has
+    # changed since, bad_request with reason "conflict" and nothing is changed.
+    rev: Annotated[int, Field(ge=0)] | None = None
 
 
 class MemoryDelete(Request):
     type: Literal["memory.delete"]
     reply_model = "MemoryDeleteReply"
     memory_id: MemoryId
+    rev: Annotated[int, Field(ge=0)] | None = None  # as memory.update's
 
 
 class MemoryDeleteReply(Reply):
