@@ -2,6 +2,7 @@
 
 import json
 import os
+import sqlite3
 import stat
 import time
 
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from whiteboard.cli import main
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
+from whiteboard.memory.vault import default_paths
 
 
 @pytest.fixture
@@ -122,3 +124,21 @@ def test_suggestions_accept_and_discard(cli):
     assert "Likes Rust and Go" in cli("list").output
     missing = CliRunner().invoke(main, ["memories", "discard", tea.id])
     assert missing.exit_code == 1 and "no waiting suggestion" in missing.output
+
+
+@pytest.mark.parametrize("column, value", [("updated_at", 1e300), ("updated_at", -1e18), ("created_at", 1e300),
+                                           ("usage_count", 2 ** 63 - 1)])
+def test_list_and_search_show_a_number_an_older_import_stored(cli, column, value):
+    """Issue 20 item 4: such a row crashed list and search; it is read clamped into range."""
+    a, b = seed("Prefers TypeScript", "Drinks oolong tea")
+    conn = sqlite3.connect(default_paths()[0])
+    conn.execute(f"UPDATE memories SET {column} = ? WHERE id = ?", (value, a))
+    conn.commit()
+    conn.close()
+    listed = cli("list")
+    assert listed.exit_code == 0 and a in listed.output and b in listed.output
+    found = cli("search", "TypeScript")
+    assert found.exit_code == 0 and a in found.output
+    assert cli("show", a).exit_code == 0
+    [kept] = [m for m in json.loads(cli("list", "--json").output) if m["memory_id"] == a]
+    assert 0 <= kept["updated_at"] <= 253_402_214_400 and kept["usage_count"] <= 2 ** 53 - 1

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
+from ..bounds import Count
 from .base import Reply, Request
 from .core import SessionKey
 
@@ -146,7 +147,7 @@ class MemoryList(Request):
     query: Annotated[str, Field(max_length=1000)] | None = None
     memory_type: MemoryType | None = None
     site: Site | None = None
-    offset: Annotated[int, Field(ge=0)] = 0
+    offset: Count = 0
     limit: Annotated[int, Field(ge=1, le=200)] = 100
 
 
@@ -188,7 +189,7 @@ class MemoryDeleteReply(Reply):
 class MemoryExport(Request):
     type: Literal["memory.export"]
     reply_model = "MemoryExportReply"
-    offset: Annotated[int, Field(ge=0)] = 0
+    offset: Count = 0
 
 
 class MemoryExportReply(Reply):
