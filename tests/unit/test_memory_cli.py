@@ -90,6 +90,20 @@ def test_bad_import_stores_nothing(cli, tmp_path):
     assert len(json.loads(cli("list", "--json").output)) == 1
 
 
+@pytest.mark.parametrize("field, raw", [("updated_at", "1e300"), ("updated_at", "NaN"), ("created_at", "-Infinity"),
+                                        ("usage_count", "1" + "0" * 25), ("last_used_at", "1e400")])
+def test_an_import_file_with_a_number_out_of_range_stores_nothing(cli, tmp_path, field, raw):
+    """Issue 20 item 4; a file may hold what JSON forbids (NaN, Infinity): Python reads it."""
+    seed("Prefers TypeScript")
+    entries = ",".join(f'{{"type": "skill", "text": "Knows tool {i}"}}' for i in range(599))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "whiteboard.memories", "version": 1, "memories": [' + entries
+                   + f', {{"type": "skill", "text": "Knows Rust", "{field}": {raw}}}]}}')
+    result = cli("import", str(bad))
+    assert result.exit_code == 1 and f"document.memories.599.{field}" in result.output, result.output
+    assert len(json.loads(cli("list", "--json").output)) == 1
+
+
 def test_wipe_asks_first(cli):
     seed("Prefers TypeScript", "Drinks tea")
     assert cli("wipe", input="n\n").exit_code == 1
