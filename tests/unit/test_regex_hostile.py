@@ -27,8 +27,9 @@ import whiteboard
 from support.hostile_text import pattern_units, unit_text
 from whiteboard.privacy import redact
 
+MB = 1_048_576
 SCREEN_SIZE = 8_192
-LADDER = (16_384, 65_536, 262_144, 1_048_576)  # each step 4x the last
+LADDER = (16_384, 65_536, 262_144, MB)  # each step 4x the last
 TOP = 2  # the slowest screened inputs of each pattern go up the ladder
 # Linear time grows 4x per step; a quadratic pattern 16x. 8x with a floor for timer noise.
 MAX_GROWTH = 8.0
@@ -125,29 +126,43 @@ def test_every_pattern_applied_otherwise_is_still_in_the_host():
     assert set(APPLIED_BY) <= set(PATTERNS)
 
 
-def _ladder(apply, kind: str, unit: str) -> str | None:
+def _ladder(apply, kind: str, unit: str, sizes=LADDER) -> str | None:
     """Why this input is too slow for this pattern, or None."""
     before = None
-    for size in LADDER:
+    for size in sizes:
         text = unit_text(kind, unit, size)
         took = cost(apply, text)
         if before is not None and took > NOISE and took > MAX_GROWTH * before \
-                or took > SECONDS_PER_MB * size / LADDER[-1]:
+                or took > SECONDS_PER_MB * size / MB:
             took = cost(apply, text, REPEATS)
             before = cost(apply, unit_text(kind, unit, size // 4), REPEATS) if before is not None else None
         if before is not None and took > NOISE and took > MAX_GROWTH * before:
             return f"{kind} {unit!r}: {before:.3f} s at {size // 4} chars, {took:.3f} s at {size}"
-        if took > SECONDS_PER_MB * size / LADDER[-1]:
+        if took > SECONDS_PER_MB * size / MB:
             return f"{kind} {unit!r}: {took:.3f} s at {size} chars"
         before = took
     return None
 
 
+def too_slow(pattern: re.Pattern, apply, screen=SCREEN_SIZE, sizes=LADDER) -> list[str]:
+    screened = sorted(((cost(apply, unit_text(kind, unit, screen)), kind, unit)
+                       for kind, unit in pattern_units(pattern)), reverse=True)
+    return [why for _, kind, unit in screened[:TOP] if (why := _ladder(apply, kind, unit, sizes))]
+
+
 @pytest.mark.parametrize("name", sorted(PATTERNS))  # under 2 s of CPU each: not `slow`
 def test_pattern_is_linear_on_hostile_text(name):
     pattern = PATTERNS[name]
-    apply = APPLIED_BY.get(name) or find_all(pattern)
-    screened = sorted(((cost(apply, unit_text(kind, unit, SCREEN_SIZE)), kind, unit)
-                       for kind, unit in pattern_units(pattern)), reverse=True)
-    slow = [why for _, kind, unit in screened[:TOP] if (why := _ladder(apply, kind, unit))]
+    slow = too_slow(pattern, APPLIED_BY.get(name) or find_all(pattern))
     assert not slow, f"{name} = {pattern.pattern!r}"
+
+
+# Quadratic patterns of the kinds found in the host (issue 20), each caught by 16 KB.
+KNOWN_QUADRATIC = [(r"\n*^---[ \t]*\n\[Whiteboard", re.M), (r"\{.*\}", re.S), (r"(?:,\s*|\s+)(?:and|but)\s+", 0),
+                   (r"^(?:(?:저는|나는)\s*)?(?P<x>.+(?:을|를)\s*좋아)", 0), (r"[a-z0-9.]+@[a-z]+\.[a-z]{2,}", 0)]
+
+
+@pytest.mark.parametrize("source, flags", KNOWN_QUADRATIC)
+def test_the_attack_catches_a_quadratic_pattern(source, flags):
+    pattern = re.compile(source, flags)
+    assert too_slow(pattern, find_all(pattern), screen=2_048, sizes=(4_096, 16_384))
