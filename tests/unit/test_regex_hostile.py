@@ -46,24 +46,36 @@ def _modules():
             yield importlib.import_module(info.name)
 
 
-def _patterns_in(value, name, depth=0):
+def _patterns_in(value, name, home, depth=0):
+    """Patterns in a module global: itself, in containers, in a class of the module or in an
+    instance of one (a table of rules as dataclasses)."""
     if isinstance(value, re.Pattern):
         yield name, value
-    elif depth < 3 and isinstance(value, (list, tuple, set, frozenset)):
+    elif depth >= 3:
+        return
+    elif isinstance(value, (list, tuple, set, frozenset)):
         for i, item in enumerate(value):
-            yield from _patterns_in(item, f"{name}[{i}]", depth + 1)
-    elif depth < 3 and isinstance(value, dict):
+            yield from _patterns_in(item, f"{name}[{i}]", home, depth + 1)
+    elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _patterns_in(item, f"{name}[{key!r}]", depth + 1)
+            yield from _patterns_in(item, f"{name}[{key!r}]", home, depth + 1)
+    elif getattr(type(value) if not isinstance(value, type) else value, "__module__", None) == home:
+        for attr, item in vars(value).items() if hasattr(value, "__dict__") else ():
+            yield from _patterns_in(item, f"{name}.{attr}", home, depth + 1)
+
+
+PATTERN_HOMES: set[str] = set()  # "module:global" holding a pattern
 
 
 def host_patterns() -> dict[str, re.Pattern]:
     found: dict[tuple, str] = {}
     for module in _modules():
+        PATTERN_HOMES.update(f"{module.__name__}:{attr}" for attr, value in vars(module).items()
+                             if any(_patterns_in(value, attr, module.__name__)))
         source = Path(module.__file__).read_text(encoding="utf-8")
         for attr, value in vars(module).items():
             defined_here = f"\n{attr} = " in source or f"\n{attr}: " in source
-            for name, pattern in _patterns_in(value, f"{module.__name__}.{attr}"):
+            for name, pattern in _patterns_in(value, f"{module.__name__}.{attr}", module.__name__):
                 key = (pattern.pattern, pattern.flags)
                 if defined_here or key not in found:  # named where it is defined
                     found[key] = name
@@ -91,6 +103,10 @@ def cost(apply, text: str, repeats: int = 1) -> float:
 
 def test_the_search_finds_the_host_patterns():
     names = set(PATTERNS)
+    # Each module that compiles a pattern holds one where the search looks.
+    compiling = {".".join(p.relative_to(HOST.parent).with_suffix("").parts).removesuffix(".__init__")
+                 for p in HOST.rglob("*.py") if "re.compile(" in p.read_text(encoding="utf-8")}
+    assert compiling <= {name.split(":")[0] for name in PATTERN_HOMES}
     assert len(names) > 100
     assert {"whiteboard.memory.inject._BLOCK", "whiteboard.privacy._JWT", "whiteboard.actions.chat._FENCE_LINE",
             "whiteboard.memory.statement._LATIN_AND['fr']"} <= names
