@@ -21,6 +21,12 @@ HOSTILE = {
     "long string id": (json.dumps({"id": "i" * 10_000, "type": "ping"}).encode(), "bad_request"),
     "id past 2**53": (json.dumps({"id": 2 ** 60, "type": "ping"}).encode(), "bad_request"),
     "empty frame": (b"", "bad_json"),
+    # Not JSON, though Python reads them (issue 20 item 4): no field may ever see one.
+    "NaN field": (b'{"id": 1, "type": "chat.prepare_send", "key": "' + KEY.encode()
+                  + b'", "site": "chatgpt.com", "draft": "hi", "answer_by": NaN}', "bad_json"),
+    "Infinity nested": (b'{"id": 1, "type": "memory.import", "document": {"memories": [{"updated_at": -Infinity}]}}',
+                        "bad_json"),
+    "float past 1e308": (b'{"id": 1, "type": "ping", "x": 1e400}', "bad_json"),
 }
 
 

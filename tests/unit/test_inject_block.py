@@ -1,6 +1,11 @@
 """The injection block of design §5 and its stripping from captured turns."""
 
+import re
+import time
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from whiteboard.memory.inject import BlockLine, format_block, strip_blocks
 
@@ -47,3 +52,25 @@ def test_captured_turns_lose_every_whiteboard_block(sent):
 def test_other_dashed_sections_are_kept():
     text = "Notes\n---\nnot a Whiteboard block\n---"
     assert strip_blocks(text) == text
+
+
+# The pattern before issue 20: quadratic on a run of newlines (its leading `\n*` was tried
+# from each of them), kept as the reference for what stripping removes.
+OLD_BLOCK = re.compile(r"\n*^---[ \t]*\n(?:[ \t]*\n)*\[Whiteboard (?:context|selection|background)[^\n]*\]"
+                       r".*?(?:^---[ \t]*$|\Z)\n?", re.MULTILINE | re.DOTALL)
+PIECES = ["\n", "\n\n", "---", "---\n", "---  \n", "[Whiteboard context · 2 memories]", "[Whiteboard selection]\n",
+          "[Whiteboard background]", "hi", " ", "\t", "x\n", "\n \n", "- [skill·Feb] Uses Rust\n"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=16).map("".join))
+def test_stripping_removes_what_the_old_pattern_removed(text):
+    assert strip_blocks(text) == OLD_BLOCK.sub("", text).rstrip()
+
+
+@pytest.mark.parametrize("text", ["\n" * 1_000_000 + "hi", "[Whiteboard context]" + "\n" * 1_000_000,
+                                  "---\n" * 250_000, "hi\n" + "\n---\n[Whiteboard context]" * 40_000])
+def test_a_megabyte_of_newlines_and_dashes_is_stripped_at_once(text):
+    start = time.process_time()
+    strip_blocks(text)
+    assert time.process_time() - start < 2.0  # the old pattern: 16 s for 60,000 newlines

@@ -137,7 +137,9 @@ def test_a_tampered_ciphertext_gives_a_clear_error(tmp_path):
         resolve(store, env={})
 
 
-@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"model": 5}', '{"read_timeout": "x"}'])
+# A timeout out of update's range too (issue 20 item 4): NaN, 1e300, 0.
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"model": 5}', '{"read_timeout": "x"}',
+                                     '{"read_timeout": NaN}', '{"total_timeout": 1e300}', '{"read_timeout": 0}'])
 def test_a_malformed_settings_file_is_reported_not_overwritten(tmp_path, content):
     store = SettingsStore(tmp_path)
     store.path.write_text(content)

@@ -2,6 +2,7 @@
 
 import json
 import os
+import sqlite3
 import stat
 import time
 
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from whiteboard.cli import main
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
+from whiteboard.memory.vault import default_paths
 
 
 @pytest.fixture
@@ -88,6 +90,20 @@ def test_bad_import_stores_nothing(cli, tmp_path):
     assert len(json.loads(cli("list", "--json").output)) == 1
 
 
+@pytest.mark.parametrize("field, raw", [("updated_at", "1e300"), ("updated_at", "NaN"), ("created_at", "-Infinity"),
+                                        ("usage_count", "1" + "0" * 25), ("last_used_at", "1e400")])
+def test_an_import_file_with_a_number_out_of_range_stores_nothing(cli, tmp_path, field, raw):
+    """Issue 20 item 4; a file may hold what JSON forbids (NaN, Infinity): Python reads it."""
+    seed("Prefers TypeScript")
+    entries = ",".join(f'{{"type": "skill", "text": "Knows tool {i}"}}' for i in range(599))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "whiteboard.memories", "version": 1, "memories": [' + entries
+                   + f', {{"type": "skill", "text": "Knows Rust", "{field}": {raw}}}]}}')
+    result = cli("import", str(bad))
+    assert result.exit_code == 1 and f"document.memories.599.{field}" in result.output, result.output
+    assert len(json.loads(cli("list", "--json").output)) == 1
+
+
 def test_wipe_asks_first(cli):
     seed("Prefers TypeScript", "Drinks tea")
     assert cli("wipe", input="n\n").exit_code == 1
@@ -125,12 +141,17 @@ def test_suggestions_accept_and_discard(cli):
 
 
 def test_an_entry_that_cannot_be_stored_stores_nothing_and_is_named(cli, tmp_path):
-    # Entry 550 passes the document's shape but not the vault (NaN is no time): the import
-    # once committed 500 entries before it and said "nothing was changed".
+    # Every entry passes the document's checks, but the vault refuses the 551st write (a
+    # trigger stands in for a full disk): the import once committed 500 entries before it
+    # and said "nothing was changed".
     [kept] = seed("Prefers TypeScript")
+    conn = sqlite3.connect(default_paths()[0])
+    conn.execute("CREATE TRIGGER refuse_551 BEFORE INSERT ON memories WHEN (SELECT count(*) FROM memories) >= 550 "
+                 "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+    conn.commit()
+    conn.close()
     entries = [{"memory_id": kept, "type": "skill", "text": "Prefers Rust now"}]
     entries += [{"type": "context", "text": f"Visited city number {i}"} for i in range(1, 600)]
-    entries[550]["created_at"] = float("nan")
     doc = tmp_path / "doc.json"
     doc.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": entries}))
     result = CliRunner().invoke(main, ["memories", "import", str(doc)])
@@ -182,3 +203,19 @@ def test_import_checks_each_site_as_the_wire_does(cli, tmp_path):
         {"type": "skill", "text": "Writes Go", "site": "Claude.AI."}]}))
     assert cli("import", str(doc)).exit_code == 0
     assert [m["site"] for m in json.loads(cli("list", "--json").output)] == ["claude.ai"]
+@pytest.mark.parametrize("column, value", [("updated_at", 1e300), ("updated_at", -1e18), ("created_at", 1e300),
+                                           ("usage_count", 2 ** 63 - 1)])
+def test_list_and_search_show_a_number_an_older_import_stored(cli, column, value):
+    """Issue 20 item 4: such a row crashed list and search; it is read clamped into range."""
+    a, b = seed("Prefers TypeScript", "Drinks oolong tea")
+    conn = sqlite3.connect(default_paths()[0])
+    conn.execute(f"UPDATE memories SET {column} = ? WHERE id = ?", (value, a))
+    conn.commit()
+    conn.close()
+    listed = cli("list")
+    assert listed.exit_code == 0 and a in listed.output and b in listed.output
+    found = cli("search", "TypeScript")
+    assert found.exit_code == 0 and a in found.output
+    assert cli("show", a).exit_code == 0
+    [kept] = [m for m in json.loads(cli("list", "--json").output) if m["memory_id"] == a]
+    assert 0 <= kept["updated_at"] <= 253_402_214_400 and kept["usage_count"] <= 2 ** 53 - 1

@@ -154,8 +154,9 @@ class SettingsStore:
         values = {f.name: raw[f.name] for f in fields(StoredSettings) if f.name in raw}
         for name, value in values.items():
             wanted = (int, float) if name.endswith("_timeout") else bool if name == "allow_insecure" else str
-            if not (isinstance(value, wanted) and (wanted is bool or not isinstance(value, bool))) \
-                    and value is not None:
+            well_typed = isinstance(value, wanted) and (wanted is bool or not isinstance(value, bool))
+            # A timeout as `update` allows it (NaN, 1e300 or 0 would hang or fail every call).
+            if value is not None and not (well_typed and (not name.endswith("_timeout") or 0 < value <= 3600)):
                 raise Unavailable(f"the model settings file {self.path} has a malformed {name}; "
                                   "set it again or reset with `whiteboard config clear`")
         return StoredSettings(**values)

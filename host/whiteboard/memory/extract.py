@@ -48,8 +48,15 @@ MANUAL = Thresholds(min_confidence=0.5, max_facts=8)
 _FENCE = re.compile(r"(?:```|~~~).*?(?:```|~~~|\Z)", re.DOTALL)
 _QUOTED = re.compile(r"[\"“«「『][^\"”»」』]{12,}[\"”»」』]")
 # A Latin full stop ends a sentence only before a space ("VW ID.3", ".NET" stay whole).
+# The spaces before "and" are tried from the start of their run, or of their line after a
+# newline: tried from each of their spaces, a run of spaces was quadratic (issue 20).
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+"
-                       r"|(?:,\s*|\s+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)", re.IGNORECASE)
+                       r"|(?:,\s*|(?<!\s)\s+|(?<=\n)[^\S\n]+)(?:and|but|so|also)\s+(?=(?:i|my)\b|i')|，(?=我)",
+                       re.IGNORECASE)
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_QUOTE_OR_CODE_LINE = re.compile(r"^\s*(?:>|\|)|^(?: {4}|\t)")
+_CONSONANT_Y = re.compile(r"[^aeiou]y$")
+_SIBILANT_END = re.compile(r"(?:s|sh|ch|x|z)$")
 PASTED_CHARS = 700  # a paragraph longer than this was pasted, not said
 PASTED_LINES = 8
 MAX_FACT_CHARS = 200
@@ -59,11 +66,11 @@ def user_statements(message: str) -> list[str]:
     """The sentences of a user message that the user wrote themself."""
     message = _FENCE.sub("\n", strip_blocks(message))
     kept = []
-    for paragraph in re.split(r"\n\s*\n", message):
+    for paragraph in _PARAGRAPH_BREAK.split(message):
         lines = [l for l in paragraph.splitlines() if l.strip()]
         if len(paragraph) > PASTED_CHARS or len(lines) > PASTED_LINES:
             continue
-        lines = [l for l in lines if not re.match(r"^\s*(?:>|\|)|^(?: {4}|\t)", l)]
+        lines = [l for l in lines if not _QUOTE_OR_CODE_LINE.match(l)]
         kept.append(_QUOTED.sub(" ", "\n".join(lines)))
     sentences = []
     for part in kept:
@@ -78,9 +85,9 @@ def third_person(verb: str) -> str:
         head = "has"
     elif head in ("do", "go"):
         head += "es"
-    elif re.search(r"[^aeiou]y$", head):
+    elif _CONSONANT_Y.search(head):
         head = head[:-1] + "ies"
-    elif re.search(r"(?:s|sh|ch|x|z)$", head):
+    elif _SIBILANT_END.search(head):
         head += "es"
     else:
         head += "s"

@@ -9,7 +9,6 @@ its answer format.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from typing import Callable
 
@@ -42,10 +41,11 @@ def extraction_messages(messages: list[str], max_facts: int) -> list[dict]:
 
 def parse_answer(answer: str) -> list[Candidate]:
     """Candidates from the model's answer; ValueError when it holds no usable JSON."""
-    match = re.search(r"\{.*\}", answer, re.DOTALL)
-    if not match:
+    # From the first "{" to the last "}" (what `\{.*\}` found, without its quadratic search).
+    start, end = answer.find("{"), answer.rfind("}")
+    if start < 0 or end < start:
         raise ValueError("no JSON object in the answer")
-    items = json.loads(match.group(0)).get("memories")
+    items = json.loads(answer[start:end + 1]).get("memories")
     if not isinstance(items, list):
         raise ValueError("no memories list in the answer")
     found = []

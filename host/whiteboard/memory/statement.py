@@ -243,12 +243,17 @@ _NEGATION = {"fr": "ne |n'", "es": "no ", "pt": "não ", "de": "(?!)"}  # German
 _REFLEXIVE = {"me": "se", "m'": "s'", "nos": "se", "mich": "sich"}
 _ES_PT_LIKE = frozenset("gusta gustan encanta encantan interesa interesan".split())
 _LETTERS = "[\\wáàâäãéèêëíîïóôöõúùûüçñœß]"
+# Compiled here, once per language, like every pattern of the host (tests/unit/test_regex_hostile.py).
+_LATIN_START = {lang: re.compile(rf"^{subject}(?P<neg>{_NEGATION[lang]})?(?P<refl>me |m'|nos )?(?P<verb>{_LETTERS}+)"
+                                 rf"(?P<x>.*)", re.I) for lang, (subject, _, _, _) in _LATIN.items()}
+_LATIN_AND = {lang: re.compile(rf"\b{and_word} {and_subject}(?P<v>{_LETTERS}+)")
+              for lang, (_, and_subject, and_word, _) in _LATIN.items()}
+_REFLEXIVE_AFTER_VERB = re.compile(r"^ (?:me|mich)(?= )", re.I)
 
 
 def _latin(text: str, lang: str) -> str:
-    subject, and_subject, and_word, verb3 = _LATIN[lang]
-    m = re.match(rf"^{subject}(?P<neg>{_NEGATION[lang]})?(?P<refl>me |m'|nos )?(?P<verb>{_LETTERS}+)"
-                 rf"(?P<x>.*)", text, re.I)
+    and_word, verb3 = _LATIN[lang][2:]
+    m = _LATIN_START[lang].match(text)
     if not m:
         return text
     verb, refl, rest = m.group("verb").lower(), (m.group("refl") or "").lower(), m.group("x")
@@ -257,10 +262,9 @@ def _latin(text: str, lang: str) -> str:
     reflexive = _REFLEXIVE.get(refl.strip(), "")
     reflexive += " " if reflexive and not reflexive.endswith("'") else ""
     # "estou me preparando", "bereite mich vor": the reflexive right after the verb.
-    rest = re.sub(r"^ (?:me|mich)(?= )", lambda r: " " + _REFLEXIVE[r.group(0).strip().lower()], rest, flags=re.I)
+    rest = _REFLEXIVE_AFTER_VERB.sub(lambda r: " " + _REFLEXIVE[r.group(0).strip().lower()], rest)
     text = f"{m.group('neg') or ''}{reflexive}{verb3(verb)}{rest}"
-    return re.sub(rf"\b{and_word} {and_subject}(?P<v>{_LETTERS}+)",
-                  lambda n: f"{and_word} {_second_verb(n.group('v'), verb3, lang)}", text)
+    return _LATIN_AND[lang].sub(lambda n: f"{and_word} {_second_verb(n.group('v'), verb3, lang)}", text)
 
 
 def _second_verb(word: str, verb3, lang: str) -> str:
@@ -275,8 +279,13 @@ def _second_verb(word: str, verb3, lang: str) -> str:
 
 # ---- Chinese, Japanese, Korean -------------------------------------------------------------
 
+_ZH_SUBJECT = re.compile(r"^(?:我的|我们(?!家)|我(?!们))")
+_JA_SUBJECT = re.compile(r"^(?:私|僕|俺|わたし|あたし)(?:は|も)、?")
+_KO_SUBJECT = re.compile(r"^(?:저는|나는|제가|내가|저도|나도)\s*|^(?:제|내)\s+(?=목표|꿈|이름)")
+
+
 def _chinese(text: str) -> str:
-    return re.sub(r"^(?:我的|我们(?!家)|我(?!们))", "", text)
+    return _ZH_SUBJECT.sub("", text)
 
 
 _JA_PLAIN = [("ています", "ている"), ("でいます", "でいる"), ("あります", "ある"), ("います", "いる"), ("ました", "た"),
@@ -286,7 +295,7 @@ _JA_PLAIN = [("ています", "ている"), ("でいます", "でいる"), ("あ
 
 
 def _japanese(text: str) -> str:
-    text = re.sub(r"^(?:私|僕|俺|わたし|あたし)(?:は|も)、?", "", text)
+    text = _JA_SUBJECT.sub("", text)
     for polite, plain in _JA_PLAIN:
         if text.endswith(polite):
             return text[:-len(polite)] + plain
@@ -294,7 +303,7 @@ def _japanese(text: str) -> str:
 
 
 def _korean(text: str) -> str:
-    return re.sub(r"^(?:저는|나는|제가|내가|저도|나도)\s*|^(?:제|내)\s+(?=목표|꿈|이름)", "", text)
+    return _KO_SUBJECT.sub("", text)
 
 
 _REWRITERS = {"en": _english, "fr": lambda t: _latin(t, "fr"), "es": lambda t: _latin(t, "es"),

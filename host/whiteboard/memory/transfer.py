@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Callable, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from ..privacy import redact
+from ..protocol.bounds import Count, UnixSeconds
 from ..protocol.errors import BadRequest
 from . import text as T
 from .errors import RowRejected
@@ -39,7 +40,7 @@ PAGE_BYTES = 900_000  # a host -> browser message is at most 1 MiB
 class _Old(BaseModel):
     model_config = ConfigDict(extra="ignore")
     text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
-    replaced_at: float
+    replaced_at: UnixSeconds
 
 
 class _Entry(BaseModel):
@@ -49,14 +50,15 @@ class _Entry(BaseModel):
     text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT_CHARS)]
     tags: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
     keywords: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=20)] = []
-    confidence: Annotated[float, Field(ge=0, le=1)] = 1.0
+    confidence: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] = 1.0
     site: Annotated[str, Field(max_length=253)] | None = None
-    created_at: float | None = None
-    updated_at: float | None = None
-    usage_count: Annotated[int, Field(ge=0)] = 0
-    last_used_at: float | None = None
+    # Times and counts in the ranges of protocol/bounds.py (docs/memory.md, Export and import).
+    created_at: UnixSeconds | None = None
+    updated_at: UnixSeconds | None = None
+    usage_count: Count = 0
+    last_used_at: UnixSeconds | None = None
     pinned: bool = False
-    pinned_at: float | None = None
+    pinned_at: UnixSeconds | None = None
     old_texts: Annotated[list[_Old], Field(max_length=MAX_OLD_TEXTS)] = []
 
 

@@ -31,7 +31,9 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from .. import crypto
 from ..config import config_dir, data_dir
 from ..files import unwritable
+from ..protocol.bounds import MAX_COUNT
 from . import text as T
+from .clamp import clamped
 from .errors import MemoryDamaged, RowRejected, VaultUnavailable
 from .model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .schema import migrate
@@ -216,10 +218,10 @@ class Vault(SuggestionRows):
             text, tags, keywords, old = raw["text"], raw.get("tags", []), raw.get("keywords", []), raw.get("old_texts")
             if not (isinstance(text, str) and isinstance(tags, list) and isinstance(keywords, list)):
                 raise TypeError("unexpected content shape")
-            return Memory(id=memory_id, type=type_, text=text, created_at=created, updated_at=updated, tags=tags,
-                          keywords=keywords, confidence=confidence, site=site, usage_count=usage,
-                          last_used_at=last_used, old_texts=[OldText(t, at) for t, at in old] if old else [], rev=rev,
-                          pinned_at=pinned_at)
+            return clamped(Memory(id=memory_id, type=type_, text=text, created_at=created, updated_at=updated,
+                                  tags=tags, keywords=keywords, confidence=confidence, site=site, usage_count=usage,
+                                  last_used_at=last_used, old_texts=[OldText(t, at) for t, at in old] if old else [],
+                                  rev=rev, pinned_at=pinned_at))
         except InvalidTag:
             raise MemoryDamaged(memory_id, "its content does not decrypt with this key (tampered or written "
                                            "with another key)") from None
@@ -410,8 +412,9 @@ class Vault(SuggestionRows):
         """Usage counters are plain columns: no decryption, and no rev bump (not a content change).
         One statement adds to the stored count, so nothing read earlier is written back."""
         with self._write():
-            self._conn.executemany("UPDATE memories SET usage_count = usage_count + 1, last_used_at = ? WHERE id = ?",
-                                   [(when, i) for i in memory_ids])
+            # Capped: an old import's usage_count near 2**63 would overflow into a float.
+            self._conn.executemany(f"UPDATE memories SET usage_count = MIN(usage_count, {MAX_COUNT - 1}) + 1, "
+                                   "last_used_at = ? WHERE id = ?", [(when, i) for i in memory_ids])
 
     def _encode(self, m: Memory) -> tuple:
         blob = crypto.encrypt(self._key, json.dumps(m.content(), ensure_ascii=False).encode(), _aad(m.id))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import struct
 import threading
 from collections.abc import Iterator
@@ -120,6 +121,17 @@ def _bounded_int(digits: str) -> int:
     return int(digits)
 
 
+def _not_a_number(name: str) -> float:
+    raise BadJson(f"message has {name}, which JSON does not allow")
+
+
+def _finite_float(digits: str) -> float:
+    value = float(digits)
+    if math.isinf(value):
+        raise BadJson("message has a number too large for a 64-bit float")
+    return value
+
+
 def decode_body(body: bytes) -> object:
     """UTF-8 JSON -> Python value; BadJson for invalid UTF-8, invalid JSON or deep nesting."""
     try:
@@ -129,7 +141,8 @@ def decode_body(body: bytes) -> object:
     if _nesting_depth(text) > MAX_JSON_DEPTH:
         raise BadJson(f"message nests deeper than {MAX_JSON_DEPTH} levels")
     try:
-        return json.loads(text, parse_int=_bounded_int)
+        # NaN and Infinity are not JSON (Python reads them): no field ever sees one.
+        return json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_not_a_number)
     except json.JSONDecodeError as exc:
         raise BadJson(f"message is not valid JSON ({exc.msg} at position {exc.pos})") from None
     except RecursionError:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 from pydantic.alias_generators import to_camel
+
+from ..protocol.bounds import MAX_COUNT, BoundedDatetime, Count
 
 VERSION = "0.2"
 MAX_TEXT_CHARS = 2_000_000  # as protocol.messages.core.MAX_CONTENT_CHARS: one captured message
@@ -27,8 +29,10 @@ Status = Literal["active", "completed", "abandoned"]
 Name = Annotated[str, StringConstraints(max_length=300)]
 Label = Annotated[str, StringConstraints(max_length=64)]
 Text = Annotated[str, StringConstraints(max_length=MAX_TEXT_CHARS)]
-Ratio = Annotated[float, Field(ge=0.0)]
-Count = Annotated[int, Field(ge=0)]
+# Counts: bounds.Count (0..2**53-1). A ratio of two counts, finite. Dates: bounds.BoundedDatetime
+# (1970-01-01 to 9999-12-31 in UTC, offset within ±18:00), so that every imported date
+# exports again (docs/vbrief.md).
+Ratio = Annotated[float, Field(ge=0.0, le=MAX_COUNT, allow_inf_nan=False)]
 
 
 class VModel(BaseModel):
@@ -37,8 +41,8 @@ class VModel(BaseModel):
 
 class SessionInfo(VModel):
     id: Name
-    start_time: AwareDatetime
-    end_time: AwareDatetime | None = None
+    start_time: BoundedDatetime
+    end_time: BoundedDatetime | None = None
     agent: Name
     # The rolling summary of messages the session no longer holds ("" when none were dropped).
     context: Annotated[str, StringConstraints(max_length=MAX_TIER_CHARS)] = ""
@@ -53,7 +57,7 @@ class RedactionInfo(VModel):
     type: Literal["remove"] = "remove"
     reason: Name
     redacted_by: Name
-    redacted_at: AwareDatetime
+    redacted_at: BoundedDatetime
     recoverable: bool = False
     patterns: Annotated[list[Label], Field(max_length=20)]
 
@@ -72,7 +76,7 @@ class CompressedObservation(VModel):
 class Observation(VModel):
     id: Name
     session_id: Name
-    timestamp: AwareDatetime
+    timestamp: BoundedDatetime
     tool: Tool
     # chat.user and selection carry the text as input, chat.assistant as output.
     input: Text | None = None
@@ -147,8 +151,8 @@ class VBriefInfo(VModel):
     version: Literal["0.2"]
     author: Name | None = None
     description: Name | None = None
-    created: AwareDatetime | None = None
-    updated: AwareDatetime | None = None
+    created: BoundedDatetime | None = None
+    updated: BoundedDatetime | None = None
     auto_generated: bool = False
     session_info: SessionInfo | None = None
     compression_stats: CompressionStats | None = None

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
+from ..bounds import UnixSeconds
 from .base import Reply, Request
 from .core import MAX_CONTENT_CHARS, Role, SessionKey
 
@@ -48,7 +49,7 @@ class ChatPrepareSend(ChatRequest):
     memories: bool = True
     # Wall-clock time (Unix seconds) after which the page has sent the draft unchanged:
     # a reply finished later injects nothing and leaves the selections for the next send.
-    answer_by: float | None = None
+    answer_by: UnixSeconds | None = None
 
 
 class InjectedPart(BaseModel):

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
+from ..bounds import Count
 from .base import Reply, Request
 from .core import SessionKey
 
@@ -147,7 +148,7 @@ class MemoryList(Request):
     query: Annotated[str, Field(max_length=1000)] | None = None
     memory_type: MemoryType | None = None
     site: Site | None = None
-    offset: Annotated[int, Field(ge=0)] = 0
+    offset: Count = 0
     limit: Annotated[int, Field(ge=1, le=200)] = 100
 
 
@@ -176,14 +177,14 @@ class MemoryUpdate(Request):
     pinned: bool | None = None
     # The memory's rev the change was based on (the text the user edited): when it has
     # changed since, bad_request with reason "conflict" and nothing is changed.
-    rev: Annotated[int, Field(ge=0)] | None = None
+    rev: Count | None = None
 
 
 class MemoryDelete(Request):
     type: Literal["memory.delete"]
     reply_model = "MemoryDeleteReply"
     memory_id: MemoryId
-    rev: Annotated[int, Field(ge=0)] | None = None  # as memory.update's
+    rev: Count | None = None  # as memory.update's
 
 
 class MemoryDeleteReply(Reply):
@@ -193,7 +194,7 @@ class MemoryDeleteReply(Reply):
 class MemoryExport(Request):
     type: Literal["memory.export"]
     reply_model = "MemoryExportReply"
-    offset: Annotated[int, Field(ge=0)] = 0
+    offset: Count = 0
 
 
 class MemoryExportReply(Reply):
