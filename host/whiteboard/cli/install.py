@@ -23,6 +23,7 @@ from ..install import (
     validate_extension_id,
 )
 from ..install.doctor import Report, check_embedding_model, exit_code
+from ..install.extension import ExtensionNotFound, extension_dir
 from ..install.manifest import origin_for
 from . import main
 
@@ -61,16 +62,12 @@ def _echo_changes(changes: list[Change]) -> None:
         click.echo(f"  {who:<17} {c.action:<10} {what}{c.where}{note}")
 
 
-def bundled_extension_dir() -> Path | None:
-    """extension/ of the checkout this package runs from (installed editable), if any."""
-    candidate = Path(__file__).resolve().parents[3] / "extension"
-    return candidate if (candidate / "manifest.json").is_file() else None
-
-
 def next_steps(browsers: list[str], extension_ids: list[str]) -> str:
     pages = list(dict.fromkeys(BROWSERS[b].extensions_page for b in browsers)) or ["chrome://extensions"]
-    ext_dir = bundled_extension_dir()
-    folder = str(ext_dir) if ext_dir else "the extension/ folder of your Whiteboard checkout"
+    try:
+        folder = str(extension_dir())
+    except ExtensionNotFound:
+        folder = "the folder `whiteboard extension path` prints"
     ids = extension_ids[0] if len(extension_ids) == 1 else "one of " + ", ".join(extension_ids)
     return "\n".join([
         "Next: load the extension",
