@@ -18,12 +18,14 @@ async function currentTabId() {
   return tab ? tab.id : null;
 }
 
-function renderConnection({ state, lastError, hostMissing, host: info }) {
-  $("connection").dataset.state = state;
+function renderConnection({ state, lastError, hostMissing, mismatch, host: info }) {
+  $("connection").dataset.state = state === "connected" && mismatch ? "mismatch" : state;
   const next = $("next-step");
-  next.hidden = state !== "disconnected";
-  $("retry").hidden = state !== "disconnected";
-  if (state === "connected") {
+  next.hidden = state !== "disconnected" && !(state === "connected" && mismatch);
+  $("retry").hidden = next.hidden;
+  if (state === "connected" && mismatch) {
+    renderMismatch(mismatch, info, next);
+  } else if (state === "connected") {
     $("connection-text").textContent = `Connected to the Whiteboard host ${info ? info.version : ""}`.trim();
   } else if (state === "connecting") {
     $("connection-text").textContent = "Connecting to the Whiteboard host…";
@@ -35,6 +37,25 @@ function renderConnection({ state, lastError, hostMissing, host: info }) {
     $("connection-text").textContent = "Whiteboard host not connected";
     next.replaceChildren(`Reason: ${lastError || "unknown"}. Retrying on its own; `, code("whiteboard doctor"),
                          " shows what is wrong. Sends go through unchanged meanwhile.");
+  }
+}
+
+// The host speaks a protocol this extension does not (background/native-port.js decides
+// which side is older): say which to update, with the command that does it.
+function renderMismatch(mismatch, info, next) {
+  const manifest = chrome.runtime.getManifest();
+  const mine = manifest.version_name || manifest.version;
+  const theirs = info && info.version ? ` ${info.version}` : "";
+  if (mismatch === "host_older") {
+    $("connection-text").textContent = `Whiteboard's helper${theirs} is older than this extension (${mine})`;
+    next.replaceChildren("Update the helper: in a terminal run ", code("pipx upgrade whiteboard && whiteboard install"),
+                         " (from a checkout: ", code("git pull && bash installers/install.sh"),
+                         "), then press Retry. Sends go through meanwhile, perhaps without Whiteboard's context.");
+  } else {
+    $("connection-text").textContent = `This extension (${mine}) is older than Whiteboard's helper${theirs}`;
+    next.replaceChildren("Update the extension: on chrome://extensions, Load unpacked the folder that ",
+                         code("whiteboard extension path"), " prints (or Update, for a store install). ",
+                         "Sends go through meanwhile, perhaps without Whiteboard's context.");
   }
 }
 
