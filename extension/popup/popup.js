@@ -123,6 +123,7 @@ async function refresh() {
   document.body.dataset.ready = "true"; // for tests and screenshots: the first render is done
   const connected = status.connection.state === "connected"; // feature sections (export.js) render from this
   document.dispatchEvent(new CustomEvent("whiteboard:popup-refreshed", { detail: { key: status.key, page: status.page, connected } }));
+  return status.connection.state;
 }
 
 function notice(text) {
@@ -132,7 +133,11 @@ function notice(text) {
 document.addEventListener("whiteboard:popup-refresh", refresh); // a feature section changed the session
 $("retry").addEventListener("click", async () => {
   await worker({ kind: KIND.reconnect });
-  setTimeout(refresh, 600);
+  // A host starting on a busy machine may take seconds: show it once it answers (or fails).
+  for (let tries = 0; tries < 40; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if ((await refresh()) !== "connecting") break;
+  }
 });
 $("clear-tab").addEventListener("click", async () => {
   if (!state.key) return;
