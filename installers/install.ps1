@@ -95,12 +95,13 @@ if ($ExtensionId.Count -gt 0) {
 } else {
     $id = & $VenvPython -c "from whiteboard.config import EXTENSION_ID; print(EXTENSION_ID)"
 }
+$extensionDir = & $Whiteboard extension path
 Write-Host ""
 Write-Host "Whiteboard is installed in $Venv"
 Write-Host "Load the extension:"
 Write-Host "  1. Open chrome://extensions (Brave: brave://extensions, Edge: edge://extensions, Vivaldi: vivaldi://extensions)"
 Write-Host '  2. Turn on "Developer mode"'
-Write-Host "  3. Click ""Load unpacked"" and choose: $(Join-Path $Repo 'extension')"
+Write-Host "  3. Click ""Load unpacked"" and choose: $extensionDir"
 Write-Host "  4. The extension id shown must be: $id"
 Write-Host "Check the connection any time: $Whiteboard doctor"
 if ($NoRegister) { Write-Host "Register the host when ready: $Whiteboard install" }

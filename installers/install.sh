@@ -122,6 +122,8 @@ if [ "$REGISTER" = 1 ]; then
 fi
 
 # 4. How to load the extension.
+# The folder to load, as the installed package finds it (the same command works from a wheel).
+EXTENSION_DIR="$("$VENV/bin/whiteboard" extension path)" || fail "the installed package cannot find its extension"
 if [ -z "$EXTENSION_ID" ]; then
     EXTENSION_ID="$("$VENV/bin/python" -c 'from whiteboard.config import EXTENSION_ID; print(EXTENSION_ID)')"
 fi
@@ -131,7 +133,7 @@ Whiteboard is installed in $VENV
 Load the extension:
   1. Open chrome://extensions (Brave: brave://extensions, Edge: edge://extensions, Vivaldi: vivaldi://extensions)
   2. Turn on "Developer mode" (top right)
-  3. Click "Load unpacked" and choose: $REPO/extension
+  3. Click "Load unpacked" and choose: $EXTENSION_DIR
   4. The extension id shown must be: $EXTENSION_ID
 Check the connection any time: whiteboard doctor
 See it work in a throwaway browser profile: whiteboard demo

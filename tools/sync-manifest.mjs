@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The manifest's chat content scripts derive from the sites table (extension/shared/sites.js):
 // `matches` is https://<host>/* for every site's hosts, `js` the chat framework with each
-// site's <id>.selectors.js and <id>.js in place. Run it after adding a site to the table.
+// site's <id>.selectors.js and <id>.js in place. Its version is pyproject.toml's (the one
+// source). Run it after adding a site to the table or changing the version.
 //   node tools/sync-manifest.mjs [--check] [extension dir]
-// --check changes nothing and exits 1 when manifest.json is not what the table says.
+// --check changes nothing and exits 1 when manifest.json is not what the table and pyproject say.
+// pyproject.toml is read from the extension dir's parent.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -51,6 +53,32 @@ export function synced(manifest, sites) {
   return next;
 }
 
+// [project] version from pyproject.toml's text (a plain `version = "..."` line, as ours is).
+export function projectVersion(pyproject) {
+  const section = pyproject.split(/^\[/m).find((s) => s.startsWith("project]"));
+  const found = section && section.match(/^version\s*=\s*"([^"]+)"\s*$/m);
+  if (!found) throw new Error('pyproject.toml has no [project] version = "..." line');
+  return found[1];
+}
+
+// Chrome takes one to four dot-separated integers as `version`: a PEP 440 pre- or dev
+// release (0.2.0rc1) goes in as its release part, with the full string as `version_name`.
+export function withVersion(manifest, version) {
+  const release = version.match(/^\d+(?:\.\d+){0,3}/);
+  if (!release) throw new Error(`version ${version} does not start with a release number`);
+  const next = { ...manifest, version: release[0] };
+  delete next.version_name;
+  if (release[0] !== version) next.version_name = version;
+  // Keep the manifest's key order: version where it was, version_name right after it.
+  const ordered = {};
+  for (const [k, v] of Object.entries(next)) {
+    if (k === "version_name") continue;
+    ordered[k] = v;
+    if (k === "version" && next.version_name) ordered.version_name = next.version_name;
+  }
+  return ordered;
+}
+
 const render = (manifest) => `${JSON.stringify(manifest, null, 2)}\n`;
 
 function main(args) {
@@ -58,14 +86,15 @@ function main(args) {
   const dir = args.find((a) => !a.startsWith("--")) || DEFAULT_EXTENSION;
   const path = join(dir, "manifest.json");
   const before = readFileSync(path, "utf8");
-  const after = render(synced(JSON.parse(before), loadSites(dir)));
+  const version = projectVersion(readFileSync(join(dir, "..", "pyproject.toml"), "utf8"));
+  const after = render(withVersion(synced(JSON.parse(before), loadSites(dir)), version));
   if (before === after) return 0;
   if (check) {
-    console.error(`${path} differs from the sites table: run node tools/sync-manifest.mjs`);
+    console.error(`${path} differs from the sites table or pyproject.toml's version: run node tools/sync-manifest.mjs`);
     return 1;
   }
   writeFileSync(path, after);
-  console.log(`${path}: chat content scripts updated from the sites table`);
+  console.log(`${path}: chat content scripts and version (${version}) updated`);
   return 0;
 }
 

@@ -11,6 +11,18 @@ const { failure } = globalThis.Whiteboard.wire;
 // popup branches on `hostMissing` in the status, never on the text.
 const NOT_REGISTERED = /native messaging host (?:is )?(?:not found|forbidden)|not installed/i;
 
+// The wire protocol versions this extension speaks: the host's PROTOCOL_VERSION
+// (host/whiteboard/protocol/__init__.py) must lie in it. The one place the two are compared.
+export const PROTOCOL = Object.freeze({ min: 1, max: 1 });
+
+// Which side is out of date, from the `protocol` a host's ping reported: null when this
+// extension speaks it, "host_older" or "host_newer" when not. The port stays connected
+// either way, so a send still goes through (unchanged, if the host cannot prepare it).
+export function protocolMismatch(protocol) {
+  if (!Number.isInteger(protocol) || protocol < PROTOCOL.min) return "host_older";
+  return protocol > PROTOCOL.max ? "host_newer" : null;
+}
+
 // Whether Chrome's reason for a closed port means the host is not registered for this
 // browser (or not for this extension): the fix is `whiteboard install`.
 export const hostNotRegistered = (reason) => typeof reason === "string" && NOT_REGISTERED.test(reason);
@@ -32,6 +44,7 @@ export class NativePort {
   status() {
     return { state: this.state, lastError: this.lastError, host: this.hostInfo, hostName: this.hostName,
              hostMissing: this.state === "disconnected" && hostNotRegistered(this.lastError),
+             mismatch: this.hostInfo ? protocolMismatch(this.hostInfo.protocol) : null,
              retryInMs: this.retryTimer ? this.retryDelay : null };
   }
 
@@ -72,12 +85,17 @@ export class NativePort {
         this.hostInfo = { version: reply.version, protocol: reply.protocol };
         this.setState("connected");
       } else if (reply.error.code === "timeout") {
-        this.lastError = "the host started but did not answer a ping";
-        port.disconnect();
-        this.port = null;
-        this.closed(this.lastError);
+        this.drop("the host started but did not answer a ping");
       }
     });
+  }
+
+  // Close the port ourselves: its host exits, pending requests fail as unavailable.
+  drop(reason) {
+    const port = this.port;
+    this.port = null;
+    port.disconnect();
+    this.closed(reason);
   }
 
   closed(reason) {
@@ -99,7 +117,9 @@ export class NativePort {
   }
 
   // A user's "Retry" or a request arriving while disconnected: try now, not after the backoff.
+  // Connected to a host of another protocol, Retry starts a new host (the user has updated it).
   reconnectNow() {
+    if (this.port && this.status().mismatch) this.drop("restarted to check the host's version again");
     this.attempt = 0;
     this.connect();
   }

@@ -18,12 +18,14 @@ async function currentTabId() {
   return tab ? tab.id : null;
 }
 
-function renderConnection({ state, lastError, hostMissing, host: info }) {
-  $("connection").dataset.state = state;
+function renderConnection({ state, lastError, hostMissing, mismatch, host: info }) {
+  $("connection").dataset.state = state === "connected" && mismatch ? "mismatch" : state;
   const next = $("next-step");
-  next.hidden = state !== "disconnected";
-  $("retry").hidden = state !== "disconnected";
-  if (state === "connected") {
+  next.hidden = state !== "disconnected" && !(state === "connected" && mismatch);
+  $("retry").hidden = next.hidden;
+  if (state === "connected" && mismatch) {
+    renderMismatch(mismatch, info, next);
+  } else if (state === "connected") {
     $("connection-text").textContent = `Connected to the Whiteboard host ${info ? info.version : ""}`.trim();
   } else if (state === "connecting") {
     $("connection-text").textContent = "Connecting to the Whiteboard host…";
@@ -35,6 +37,25 @@ function renderConnection({ state, lastError, hostMissing, host: info }) {
     $("connection-text").textContent = "Whiteboard host not connected";
     next.replaceChildren(`Reason: ${lastError || "unknown"}. Retrying on its own; `, code("whiteboard doctor"),
                          " shows what is wrong. Sends go through unchanged meanwhile.");
+  }
+}
+
+// The host speaks a protocol this extension does not (background/native-port.js decides
+// which side is older): say which to update, with the command that does it.
+function renderMismatch(mismatch, info, next) {
+  const manifest = chrome.runtime.getManifest();
+  const mine = manifest.version_name || manifest.version;
+  const theirs = info && info.version ? ` ${info.version}` : "";
+  if (mismatch === "host_older") {
+    $("connection-text").textContent = `Whiteboard's helper${theirs} is older than this extension (${mine})`;
+    next.replaceChildren("Update the helper: in a terminal run ", code("pipx upgrade whiteboard && whiteboard install"),
+                         " (from a checkout: ", code("git pull && bash installers/install.sh"),
+                         "), then press Retry. Sends go through meanwhile, perhaps without Whiteboard's context.");
+  } else {
+    $("connection-text").textContent = `This extension (${mine}) is older than Whiteboard's helper${theirs}`;
+    next.replaceChildren("Update the extension: on chrome://extensions, Load unpacked the folder that ",
+                         code("whiteboard extension path"), " prints (or Update, for a store install). ",
+                         "Sends go through meanwhile, perhaps without Whiteboard's context.");
   }
 }
 
@@ -102,6 +123,7 @@ async function refresh() {
   document.body.dataset.ready = "true"; // for tests and screenshots: the first render is done
   const connected = status.connection.state === "connected"; // feature sections (export.js) render from this
   document.dispatchEvent(new CustomEvent("whiteboard:popup-refreshed", { detail: { key: status.key, page: status.page, connected } }));
+  return status.connection.state;
 }
 
 function notice(text) {
@@ -111,7 +133,11 @@ function notice(text) {
 document.addEventListener("whiteboard:popup-refresh", refresh); // a feature section changed the session
 $("retry").addEventListener("click", async () => {
   await worker({ kind: KIND.reconnect });
-  setTimeout(refresh, 600);
+  // A host starting on a busy machine may take seconds: show it once it answers (or fails).
+  for (let tries = 0; tries < 40; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if ((await refresh()) !== "connecting") break;
+  }
 });
 $("clear-tab").addEventListener("click", async () => {
   if (!state.key) return;

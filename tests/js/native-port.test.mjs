@@ -53,3 +53,56 @@ test("the status says hostMissing only while disconnected for that reason", asyn
   globalThis.chrome.runtime.lastError = undefined;
   assert.equal(port.status().hostMissing, false);
 });
+
+test("a host speaking another protocol is named older or newer, and the port stays connected", async () => {
+  const { PROTOCOL, protocolMismatch } = await import(pathToFileURL(join(EXTENSION, "background/native-port.js")).href);
+  assert.equal(protocolMismatch(PROTOCOL.min), null);
+  assert.equal(protocolMismatch(PROTOCOL.max), null);
+  assert.equal(protocolMismatch(PROTOCOL.min - 1), "host_older");
+  assert.equal(protocolMismatch(undefined), "host_older"); // a host from before `protocol` was reported
+  assert.equal(protocolMismatch(PROTOCOL.max + 1), "host_newer");
+
+  const port = new NativePort();
+  port.scheduleReconnect = () => {};
+  port.connect();
+  assert.equal(port.status().mismatch, null); // nothing known before the ping's reply
+  const [ping] = port.pending.keys();
+  port.received({ id: ping, ok: true, version: "9.0.0", protocol: PROTOCOL.max + 1, tokenizer_ready: true });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(port.status().state, "connected");
+  assert.equal(port.status().mismatch, "host_newer");
+  assert.deepEqual(port.status().host, { version: "9.0.0", protocol: PROTOCOL.max + 1 });
+});
+
+test("Retry while connected to a host of another protocol starts a new host; with a matching one it does nothing", async () => {
+  const { PROTOCOL } = await import(pathToFileURL(join(EXTENSION, "background/native-port.js")).href);
+  let opened = 0;
+  const connectNative = globalThis.chrome.runtime.connectNative;
+  globalThis.chrome.runtime.connectNative = (...args) => { opened += 1; return connectNative(...args); };
+  try {
+    const answer = (port, protocol) => {
+      const [ping] = port.pending.keys();
+      port.received({ id: ping, ok: true, version: "x", protocol, tokenizer_ready: true });
+      return new Promise((resolve) => setTimeout(resolve, 0));
+    };
+    const port = new NativePort();
+    port.scheduleReconnect = () => {};
+    port.connect();
+    await answer(port, PROTOCOL.max);
+    port.reconnectNow();
+    assert.equal(opened, 1);
+    assert.equal(port.status().state, "connected");
+
+    const old = new NativePort();
+    old.scheduleReconnect = () => {};
+    old.connect();
+    await answer(old, PROTOCOL.min - 1);
+    const inFlight = old.request({ type: "session.get", key: "a.b:1" }, { timeoutMs: 1000 });
+    old.reconnectNow();
+    assert.equal(opened, 3);
+    assert.equal(old.status().state, "connecting");
+    assert.equal((await inFlight).error.code, "unavailable"); // a send waiting on it goes out unchanged
+  } finally {
+    globalThis.chrome.runtime.connectNative = connectNative;
+  }
+});

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from .. import PROTOCOL_VERSION, __version__
+from .. import version
+from ..protocol import PROTOCOL_VERSION
 from ..protocol.messages.core import Ping, PingReply
 from . import action
 
 
 @action(Ping)
 def ping(req: Ping, ctx) -> PingReply:
-    return PingReply(version=__version__, protocol=PROTOCOL_VERSION, tokenizer_ready=ctx.app.tokens.ready)
+    return PingReply(version=version(), protocol=PROTOCOL_VERSION, tokenizer_ready=ctx.app.tokens.ready)

@@ -7,11 +7,11 @@ import pkgutil
 
 import click
 
-from .. import __version__
+from .. import version
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="whiteboard")
+@click.version_option(version(), prog_name="whiteboard")
 def main() -> None:
     """Whiteboard: privacy-first memory for AI chats."""
 

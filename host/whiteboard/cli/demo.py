@@ -17,17 +17,9 @@ import click
 
 from ..config import EXTENSION_ID
 from . import main
+from .extension import bundled_extension
 
 DEMO_URL = "https://chatgpt.com/"
-
-
-def extension_dir() -> Path:
-    """extension/ of this checkout (the package is installed from it, editable or not)."""
-    for base in Path(__file__).resolve().parents:
-        candidate = base / "extension" / "manifest.json"
-        if candidate.exists():
-            return candidate.parent
-    raise click.ClickException("extension/ not found next to the package: run the demo from a Whiteboard checkout")
 
 
 @main.command()
@@ -65,7 +57,7 @@ def demo(headless: bool, screenshot: Path | None, popup_screenshot: Path | None,
         register_for_profile(profile, EXTENSION_ID, env={"WHITEBOARD_CONFIG_DIR": str(root / "config"),
                                                          "WHITEBOARD_DATA_DIR": str(root / "data")})
         server = DemoServer(root).start()
-        args = chromium_args(profile, extension_dir(), server.resolver_rules(), server.certificate.spki_hash,
+        args = chromium_args(profile, bundled_extension(), server.resolver_rules(), server.certificate.spki_hash,
                              DEMO_URL, headless)
         env = {**os.environ, "HOME": os.environ.get("HOME", str(root))}
         try:

@@ -23,6 +23,7 @@ from ..install import (
     validate_extension_id,
 )
 from ..install.doctor import Report, check_embedding_model, exit_code
+from ..install.extension import ExtensionNotFound, extension_dir
 from ..install.manifest import origin_for
 from . import main
 
@@ -61,16 +62,12 @@ def _echo_changes(changes: list[Change]) -> None:
         click.echo(f"  {who:<17} {c.action:<10} {what}{c.where}{note}")
 
 
-def bundled_extension_dir() -> Path | None:
-    """extension/ of the checkout this package runs from (installed editable), if any."""
-    candidate = Path(__file__).resolve().parents[3] / "extension"
-    return candidate if (candidate / "manifest.json").is_file() else None
-
-
 def next_steps(browsers: list[str], extension_ids: list[str]) -> str:
     pages = list(dict.fromkeys(BROWSERS[b].extensions_page for b in browsers)) or ["chrome://extensions"]
-    ext_dir = bundled_extension_dir()
-    folder = str(ext_dir) if ext_dir else "the extension/ folder of your Whiteboard checkout"
+    try:
+        folder = str(extension_dir())
+    except ExtensionNotFound:
+        folder = "the folder `whiteboard extension path` prints"
     ids = extension_ids[0] if len(extension_ids) == 1 else "one of " + ", ".join(extension_ids)
     return "\n".join([
         "Next: load the extension",
@@ -86,8 +83,9 @@ def next_steps(browsers: list[str], extension_ids: list[str]) -> str:
 @click.option("--browser", "browsers", type=BROWSER_CHOICE, multiple=True,
               help=BROWSER_HELP + " Default: every browser installed or used here.")
 @click.option("--system", is_flag=True, help=SYSTEM_HELP)
-@click.option("--extension-id", "extension_ids", multiple=True, default=[EXTENSION_ID], show_default=True,
-              callback=_extension_ids, help="Extension id to allow (repeatable): 32 letters a-p.")
+@click.option("--extension-id", "extension_ids", multiple=True, callback=_extension_ids,
+              help="Extension id to allow (repeatable): 32 letters a-p, e.g. the store build's and the "
+                   f"unpacked one's. Default: the bundled id ({EXTENSION_ID}) and every id already allowed here.")
 @click.option("--no-next-steps", is_flag=True, hidden=True, help="Leave out the how-to-load text (install.sh).")
 def install_command(browsers, system, extension_ids, no_next_steps):
     """Register the native host with your browsers."""
@@ -100,21 +98,41 @@ def install_command(browsers, system, extension_ids, no_next_steps):
             "Install one, or name yours if it is elsewhere: whiteboard install --browser chrome")
     click.echo(f"Registering {HOST_NAME} ({target.scope}) with: {', '.join(BROWSERS[b].label for b in chosen)}")
     try:
-        changes = install(target, chosen, extension_ids)
+        # Named ids are exactly what is allowed; none named keeps what an earlier install allowed.
+        changes = install(target, chosen, extension_ids or [EXTENSION_ID], keep_allowed=not extension_ids)
     except InstallError as exc:
         raise click.ClickException(str(exc)) from None
     _echo_changes(changes)
     wrote = any(c.action in ("created", "updated") for c in changes)
     click.echo("Done." if wrote else "Done: everything was already in place.")
     if not no_next_steps:
-        click.echo("\n" + next_steps(chosen, extension_ids))
+        click.echo("\n" + next_steps(chosen, extension_ids or [EXTENSION_ID]))
 
 
 @main.command("uninstall")
 @click.option("--browser", "browsers", type=BROWSER_CHOICE, multiple=True, help=BROWSER_HELP + " Default: all.")
 @click.option("--system", is_flag=True, help=SYSTEM_HELP)
-def uninstall_command(browsers, system):
-    """Remove what `whiteboard install` registered (nothing else)."""
+@click.option("--purge", is_flag=True, help="Also delete your memories, their key and your settings (asks first).")
+@click.option("--yes", is_flag=True, help="With --purge: do not ask.")
+def uninstall_command(browsers, system, purge, yes):
+    """Remove what `whiteboard install` registered; your memories stay unless --purge."""
+    from ..install.userdata import purge as delete_files
+    from ..install.userdata import running_hosts, user_files
+
+    if yes and not purge:
+        raise click.UsageError("--yes goes with --purge")
+    kept = user_files()
+    if purge and kept:
+        running = running_hosts()
+        if running:
+            raise click.ClickException(
+                f"Whiteboard is running (host pid {', '.join(map(str, running))}): close your browser "
+                "first, then run this again. Nothing was changed.")
+        click.echo("This deletes, for good:")
+        for path in kept:
+            click.echo(f"  {path}")
+        if not yes:
+            click.confirm("Your memories cannot be recovered after this. Delete them?", abort=True)
     target = Target(Platform.current(), system=system)
     chosen = _selected(browsers, list(BROWSERS))
     try:
@@ -125,6 +143,18 @@ def uninstall_command(browsers, system):
     _echo_changes(changes)
     removed = any(c.action == "removed" for c in changes)
     click.echo("Done." if removed else "Nothing to remove: Whiteboard was not registered here.")
+    if purge:
+        try:
+            delete_files(kept)
+        except OSError as exc:
+            raise click.ClickException(f"could not delete {exc.filename}: {exc.strerror}") from None
+        click.echo("Deleted your memories, their key and your settings." if kept
+                   else "No memories, key or settings to delete.")
+    elif kept:
+        click.echo("\nKept your memories, their key and your settings:")
+        for path in kept:
+            click.echo(f"  {path}")
+        click.echo("Delete them too with: whiteboard uninstall --purge")
 
 
 def _echo_report(report: Report, sym: dict) -> None:

@@ -34,12 +34,15 @@ def detected_browsers(target: Target) -> list[str]:
     return [key for key, b in BROWSERS.items() if target.profile_dir(b).is_dir() or target.browser_installed(b)]
 
 
-def install(target: Target, browsers: list[str], extension_ids: list[str], *,
+def install(target: Target, browsers: list[str], extension_ids: list[str], *, keep_allowed: bool = False,
             python: str | None = None, registry: Registry | None = None) -> list[Change]:
+    """Write the launcher and each browser's manifest allowing `extension_ids`; with
+    `keep_allowed`, also every id a manifest of ours in this scope allows already (a rerun
+    after an upgrade keeps a store build's id that an earlier install was given)."""
     browsers = _known(browsers)
     launcher = target.launcher_path
     try:
-        origins = sorted({origin_for(i) for i in extension_ids})
+        origins = sorted({origin_for(i) for i in extension_ids} | (_allowed_now(target) if keep_allowed else set()))
         manifest = build_manifest(launcher, origins)
     except ValueError as exc:
         raise InstallError(str(exc)) from None
@@ -68,6 +71,11 @@ def install(target: Target, browsers: list[str], extension_ids: list[str], *,
     except OSError as exc:
         raise InstallError(f"cannot write {exc.filename}: {exc.strerror}") from None
     return changes
+
+
+def _allowed_now(target: Target) -> set[str]:
+    paths = [target.windows_manifest_path] if target.windows else [target.manifest_path(b) for b in BROWSERS.values()]
+    return set().union(*(origins_of(p, target.launcher_path) for p in paths))
 
 
 def _write_launcher(launcher: Path, python: str, origins: list[str]) -> str:

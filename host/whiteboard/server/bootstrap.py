@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .. import PROTOCOL_VERSION, __version__
+from .. import version
+from ..protocol import PROTOCOL_VERSION
 from ..protocol.errors import WhiteboardError, error_reply
 from ..protocol.framing import FrameWriter, decode_body
 from ..protocol.request_id import is_request_id
@@ -28,7 +29,7 @@ def early_ping_reply(body: bytes) -> dict | None:
         return None
     if not is_request_id(raw["id"]):
         return None
-    return {"id": raw["id"], "ok": True, "version": __version__, "protocol": PROTOCOL_VERSION,
+    return {"id": raw["id"], "ok": True, "version": version(), "protocol": PROTOCOL_VERSION,
             "tokenizer_ready": False}
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from .. import __version__
+from .. import version
 from ..privacy import redact
 from ..tokens import TokenCounter
 from .compress import Compressor, ModelSummary, planned_level
@@ -118,7 +118,7 @@ def export_session(copy: SessionCopy, counter: TokenCounter, model: ModelSummary
     snapshot = SessionSnapshot(session_info=info, observations=observations, generated_todos=made.todos,
                                generated_learnings=made.learnings, memory_tiers=made.tiers,
                                compression_stats=stats)
-    header = VBriefInfo(version=VERSION, author=f"Whiteboard {__version__}",
+    header = VBriefInfo(version=VERSION, author=f"Whiteboard {version()}",
                         description="One browser tab's chat session (vBRIEF session-memory extension)",
                         created=now or datetime.now(UTC), auto_generated=True, session_info=info,
                         compression_stats=stats, memory_tiers=made.tiers)

@@ -1,0 +1,47 @@
+"""The user's own Whiteboard data on disk: what `whiteboard uninstall` leaves in place and
+`whiteboard uninstall --purge` deletes (the vault, its key and the settings).
+
+Only these named files go: the data dir may also hold install.sh's virtualenv and the
+launcher, and WHITEBOARD_DATA_DIR / WHITEBOARD_CONFIG_DIR may point at a shared folder.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..config import config_dir
+from ..files import remove_empty_dir
+from ..llm.settings import SETTINGS_FILE as MODEL_SETTINGS_FILE
+from ..memory.settings import SETTINGS_FILE as MEMORY_SETTINGS_FILE
+from ..memory.sites import SITES_FILE
+from ..memory.vault import default_paths
+from ..server.control import SOCKET_GLOB, pid_alive, runtime_dir
+
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def user_files() -> list[Path]:
+    """The vault (and SQLite's side files), the key, the settings: those that exist."""
+    vault, key = default_paths()
+    settings = config_dir()
+    candidates = [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES), key,
+                  settings / MODEL_SETTINGS_FILE, settings / MEMORY_SETTINGS_FILE, settings / SITES_FILE]
+    return [p for p in candidates if p.exists()]
+
+
+def running_hosts() -> list[int]:
+    """Pids of this user's hosts that are running now (their control sockets; none on Windows)."""
+    if os.name == "nt" or not runtime_dir().is_dir():
+        return []
+    pids = [int(p.stem.removeprefix("host-")) for p in runtime_dir().glob(SOCKET_GLOB)
+            if p.stem.removeprefix("host-").isdigit()]
+    return sorted(pid for pid in pids if pid_alive(pid))
+
+
+def purge(files: list[Path]) -> None:
+    """Delete `files`, then their folders if nothing else is left in them."""
+    for path in files:
+        path.unlink(missing_ok=True)
+    for folder in dict.fromkeys(p.parent for p in files):
+        remove_empty_dir(folder)
