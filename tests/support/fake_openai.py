@@ -5,7 +5,9 @@ over chunked HTTP/1.1 when "stream": true) and POST /v1/embeddings. Every reques
 recorded (method, path, headers, body). Behaviour is scripted per path with Steps,
 used in order (each `times` times); when the script is empty the default answers:
 `chat_answer` (a string or a function of the request body) and hashed bag-of-words
-embeddings of `embedding_dim` dimensions (similar texts get similar vectors).
+embeddings of `embedding_dim` dimensions (similar texts get similar vectors). An
+embeddings request holding a text in `refused_inputs` is answered with its status (a
+provider that refuses one input, e.g. too long or against its policy, refuses the batch).
 
     fake.script(fail(500), reply("Hello there", chunk_delay=0.05))
     fake.script(garbage(b"not json"), path="/v1/embeddings")
@@ -116,6 +118,7 @@ class FakeOpenAI:
         self.embedding_for: Callable[[str], list[float]] = lambda text: hashed_embedding(text, self.embedding_dim)
         self.chat_answer: str | Callable[[dict], str] = "This is the fake model's answer."
         self.require_api_key: str | None = None
+        self.refused_inputs: dict[str, int] = {}  # input text -> the HTTP status a request holding it gets
         self.requests: list[Recorded] = []
         self._scripts: dict[str, list[Step]] = {}
         self._lock = threading.Lock()
@@ -265,6 +268,10 @@ def _handler_for(fake: FakeOpenAI):
         def _embeddings(self, body: dict) -> None:
             inputs = body.get("input")
             inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
+            refused = [fake.refused_inputs[t] for t in inputs if t in fake.refused_inputs]
+            if refused:
+                self._json(refused[0], {"error": {"message": "this input is refused", "type": "invalid_request_error"}})
+                return
             data = [{"object": "embedding", "index": i, "embedding": fake.embedding_for(str(t))}
                     for i, t in enumerate(inputs)]
             tokens = sum(len(str(t).split()) for t in inputs)
