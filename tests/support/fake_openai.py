@@ -90,6 +90,7 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: bytes
+    client: tuple[str, int] = ("", 0)  # the client's address and port: one per connection
 
     @property
     def json(self):
@@ -183,6 +184,9 @@ class FakeOpenAI:
 def _handler_for(fake: FakeOpenAI):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go in separate writes: with Nagle's algorithm the body waited for
+        # the client's delayed ACK, 40 ms on every answer.
+        disable_nagle_algorithm = True
 
         def log_message(self, *args) -> None:  # keep test output quiet
             pass
@@ -220,7 +224,7 @@ def _handler_for(fake: FakeOpenAI):
 
         def _record(self, raw: bytes) -> None:
             headers = {k.lower(): v for k, v in self.headers.items()}
-            fake.requests.append(Recorded(self.command, self.path, headers, raw))
+            fake.requests.append(Recorded(self.command, self.path, headers, raw, self.client_address[:2]))
 
         def _chat(self, body: dict, step: Step) -> None:
             text = step.text if step.text is not None else fake.answer_for(body)
@@ -330,8 +334,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="OpenAI-compatible test server on 127.0.0.1")
     parser.add_argument("--answer", default="This is the fake model's answer.")
     parser.add_argument("--chunk-delay", type=float, default=0.0, help="seconds between streamed chunks")
+    parser.add_argument("--embedding-dim", type=int, default=64, help="dimensions of the embeddings answered")
     args = parser.parse_args()
-    fake = FakeOpenAI()
+    fake = FakeOpenAI(embedding_dim=args.embedding_dim)
     fake.script(reply(args.answer, chunk_delay=args.chunk_delay, times=10**9))
     print(fake.base_url, flush=True)
     fake.start()
