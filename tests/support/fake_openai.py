@@ -191,6 +191,12 @@ def _handler_for(fake: FakeOpenAI):
         def log_message(self, *args) -> None:  # keep test output quiet
             pass
 
+        def handle(self) -> None:
+            try:
+                super().handle()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # a client dropped its kept-alive connection between requests: fine
+
         def do_GET(self) -> None:
             self._record(b"")
             if self.path.rstrip("/") == "/v1/models":
