@@ -21,6 +21,20 @@ export function meaningsText(m) {
   return m.total ? `Recall by meaning is on: ${number.format(m.indexed)} memories indexed.` : "";
 }
 
+// memory.status's meanings.set_aside (how many) and set_aside (the first few, by id): the
+// memories the embedding model refused; never their text.
+export function setAsideText(count, setAside = []) {
+  if (!count) return "";
+  const more = count - setAside.length;
+  const named = setAside.map((s) => s.memory_id).join(", ") + (more > 0 ? ` and ${number.format(more)} more` : "");
+  const why = setAside.length ? ` (${setAside[0].problem})` : "";
+  return count === 1 ?
+    `1 memory could not be indexed, ${named}: the model refused it${why}. ` +
+      "It is found by its words, and tried again when you edit it or in an hour." :
+    `${number.format(count)} memories could not be indexed, ${named}: the model refused them${why}. ` +
+      "They are found by their words, and tried again when edited or in an hour.";
+}
+
 export function suggestionsText(count) {
   if (!count) return "";
   return count === 1 ? "1 suggested memory waits for your Accept or Discard on the memory page." :
@@ -43,8 +57,10 @@ export function watchMeanings(node, suggestionsNode = null) {
     }
     if (suggestionsNode) suggestionsNode.textContent = suggestionsText(reply.suggestions);
     const damaged = reply.damaged_vectors.map((d) => d.memory_id);
+    const setAside = setAsideText(reply.meanings.set_aside, reply.set_aside);
     node.textContent = meaningsText(reply.meanings) + (damaged.length ?
-      ` The stored meaning of ${damaged.join(", ")} cannot be read (kept as it is); found by words only.` : "");
+      ` The stored meaning of ${damaged.join(", ")} cannot be read (kept as it is); found by words only.` : "") +
+      (setAside ? ` ${setAside}` : "");
     if (["loading", "indexing", "retrying"].includes(reply.meanings.state)) timer = setTimeout(poll, POLL_MS);
   }
   poll();

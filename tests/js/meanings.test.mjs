@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { EXTENSION } from "./load.mjs";
 
 globalThis.document = { getElementById: () => null }; // no #meanings line: nothing attaches on load
-const { meaningsText } = await import(pathToFileURL(join(EXTENSION, "memory/meanings.js")).href);
+const { meaningsText, setAsideText } = await import(pathToFileURL(join(EXTENSION, "memory/meanings.js")).href);
 
 const progress = (state, indexed, total, reason = null) => ({ state, indexed, total, model: "m", reason });
 
@@ -29,4 +29,16 @@ test("off names the reason; loading and ready say so; an empty vault says nothin
   assert.equal(meaningsText(progress("loading", 0, 5)), "Loading the meaning model…");
   assert.equal(meaningsText(progress("ready", 5, 5)), "Recall by meaning is on: 5 memories indexed.");
   assert.equal(meaningsText(progress("ready", 0, 0)), "");
+});
+
+test("memories the model refused are counted and named by id, with why; none says nothing", () => {
+  const refused = { memory_id: "m_refused1", problem: "the embeddings endpoint at http://127.0.0.1:8080 answered HTTP 400" };
+  assert.equal(setAsideText(1, [refused]),
+    "1 memory could not be indexed, m_refused1: the model refused it " +
+    "(the embeddings endpoint at http://127.0.0.1:8080 answered HTTP 400). " +
+    "It is found by its words, and tried again when you edit it or in an hour.");
+  assert.match(setAsideText(1234, [refused, { ...refused, memory_id: "m_refused2" }]),
+    /^1,234 memories could not be indexed, m_refused1, m_refused2 and 1,232 more: the model refused them \(/);
+  assert.equal(setAsideText(0, []), "");
+  assert.equal(setAsideText(undefined), ""); // a host from before set_aside
 });

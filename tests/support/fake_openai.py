@@ -5,7 +5,9 @@ over chunked HTTP/1.1 when "stream": true) and POST /v1/embeddings. Every reques
 recorded (method, path, headers, body). Behaviour is scripted per path with Steps,
 used in order (each `times` times); when the script is empty the default answers:
 `chat_answer` (a string or a function of the request body) and hashed bag-of-words
-embeddings of `embedding_dim` dimensions (similar texts get similar vectors).
+embeddings of `embedding_dim` dimensions (similar texts get similar vectors). An
+embeddings request holding a text in `refused_inputs` is answered with its status (a
+provider that refuses one input, e.g. too long or against its policy, refuses the batch).
 
     fake.script(fail(500), reply("Hello there", chunk_delay=0.05))
     fake.script(garbage(b"not json"), path="/v1/embeddings")
@@ -88,6 +90,7 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: bytes
+    client: tuple[str, int] = ("", 0)  # the client's address and port: one per connection
 
     @property
     def json(self):
@@ -116,6 +119,7 @@ class FakeOpenAI:
         self.embedding_for: Callable[[str], list[float]] = lambda text: hashed_embedding(text, self.embedding_dim)
         self.chat_answer: str | Callable[[dict], str] = "This is the fake model's answer."
         self.require_api_key: str | None = None
+        self.refused_inputs: dict[str, int] = {}  # input text -> the HTTP status a request holding it gets
         self.requests: list[Recorded] = []
         self._scripts: dict[str, list[Step]] = {}
         self._lock = threading.Lock()
@@ -180,9 +184,18 @@ class FakeOpenAI:
 def _handler_for(fake: FakeOpenAI):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go in separate writes: with Nagle's algorithm the body waited for
+        # the client's delayed ACK, 40 ms on every answer.
+        disable_nagle_algorithm = True
 
         def log_message(self, *args) -> None:  # keep test output quiet
             pass
+
+        def handle(self) -> None:
+            try:
+                super().handle()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # a client dropped its kept-alive connection between requests: fine
 
         def do_GET(self) -> None:
             self._record(b"")
@@ -217,7 +230,7 @@ def _handler_for(fake: FakeOpenAI):
 
         def _record(self, raw: bytes) -> None:
             headers = {k.lower(): v for k, v in self.headers.items()}
-            fake.requests.append(Recorded(self.command, self.path, headers, raw))
+            fake.requests.append(Recorded(self.command, self.path, headers, raw, self.client_address[:2]))
 
         def _chat(self, body: dict, step: Step) -> None:
             text = step.text if step.text is not None else fake.answer_for(body)
@@ -265,6 +278,10 @@ def _handler_for(fake: FakeOpenAI):
         def _embeddings(self, body: dict) -> None:
             inputs = body.get("input")
             inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
+            refused = [fake.refused_inputs[t] for t in inputs if t in fake.refused_inputs]
+            if refused:
+                self._json(refused[0], {"error": {"message": "this input is refused", "type": "invalid_request_error"}})
+                return
             data = [{"object": "embedding", "index": i, "embedding": fake.embedding_for(str(t))}
                     for i, t in enumerate(inputs)]
             tokens = sum(len(str(t).split()) for t in inputs)
@@ -323,8 +340,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="OpenAI-compatible test server on 127.0.0.1")
     parser.add_argument("--answer", default="This is the fake model's answer.")
     parser.add_argument("--chunk-delay", type=float, default=0.0, help="seconds between streamed chunks")
+    parser.add_argument("--embedding-dim", type=int, default=64, help="dimensions of the embeddings answered")
     args = parser.parse_args()
-    fake = FakeOpenAI()
+    fake = FakeOpenAI(embedding_dim=args.embedding_dim)
     fake.script(reply(args.answer, chunk_delay=args.chunk_delay, times=10**9))
     print(fake.base_url, flush=True)
     fake.start()

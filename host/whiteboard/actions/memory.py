@@ -17,6 +17,8 @@ from ..protocol.errors import BadRequest
 from ..protocol.messages import memory as msg
 from . import action
 
+SET_ASIDE_LISTED = 20  # memory.status names this many set-aside memories at most (it is polled)
+
 
 def out(m: Memory) -> msg.MemoryOut:
     return msg.MemoryOut(memory_id=m.id, type=m.type, text=m.text, tags=m.tags, keywords=m.keywords,
@@ -150,10 +152,12 @@ def memory_status(req: msg.MemoryStatus, ctx) -> msg.MemoryStatusReply:
     service = ctx.app.memory
     service.ready()
     bad = service.meanings.damaged_vectors() if service.meanings is not None else []
+    aside = service.meanings.set_aside_memories()[:SET_ASIDE_LISTED] if service.meanings is not None else []
     return msg.MemoryStatusReply(
         memories=len(service.index), suggestions=service.suggestion_count(),
         meanings=msg.MeaningsOut(**meanings(service)), damaged=damaged(service),
-        damaged_vectors=[msg.DamagedOut(memory_id=d.memory_id, problem=d.problem) for d in bad])
+        damaged_vectors=[msg.DamagedOut(memory_id=d.memory_id, problem=d.problem) for d in bad],
+        set_aside=[msg.SetAsideOut(memory_id=s.memory_id, problem=s.problem) for s in aside])
 
 
 def meanings(service) -> dict:
@@ -161,7 +165,8 @@ def meanings(service) -> dict:
         return {"state": "off", "indexed": 0, "total": len(service.index), "model": None,
                 "reason": "no embedding model in this process"}
     p = service.meanings.progress()
-    return {"state": p.state, "indexed": p.indexed, "total": p.total, "model": p.model, "reason": p.reason}
+    return {"state": p.state, "indexed": p.indexed, "total": p.total, "model": p.model, "reason": p.reason,
+            "set_aside": p.set_aside}
 
 
 @action(msg.SiteSettingsRequest, blocking=True)

@@ -27,6 +27,10 @@ log = logging.getLogger("whiteboard.memory.embed")
 ENV_BASE_URL, ENV_MODEL, ENV_API_KEY = "WHITEBOARD_EMBED_BASE_URL", "WHITEBOARD_EMBED_MODEL", "WHITEBOARD_EMBED_API_KEY"
 ENV_TIMEOUT = "WHITEBOARD_EMBED_TIMEOUT"
 MAX_BODY_BYTES = 64 * 1024 * 1024  # a batch of 16 vectors of 8k dimensions is ~3 MB of JSON
+# Answers about the endpoint, not about the texts: no key, wrong URL, too many requests, a
+# gateway or server that is down or overloaded. Any other status may be one input refused
+# (too long, against a policy: 400, 413, 422, or a 500 some servers give for one input).
+WHOLE_ENDPOINT_STATUSES = frozenset({401, 403, 404, 405, 407, 408, 429, 502, 503, 504})
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,9 @@ class RemoteEmbedder:
         self.config = config
         self.model_id = f"endpoint:{config.model}@{config.origin}"
         self.query_deadline = config.query_timeout  # the send path waits this long at most
+        # One client for every request (the indexer's and the drafts', thread-safe): a new one
+        # per request built a TLS context each time, 20-70 ms, and opened a new connection.
+        self._client = httpx.Client()
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return self.embed(texts, self.config.query_timeout)
@@ -99,12 +106,14 @@ class RemoteEmbedder:
             headers["Authorization"] = f"Bearer {self.config.api_key}"
         origin = self.config.origin
         deadline = time.monotonic() + timeout
-        late = EmbedFailed(f"the embeddings endpoint at {origin} did not answer within {timeout:g} s")
+        late = EmbedFailed(f"the embeddings endpoint at {origin} did not answer within {timeout:g} s",
+                           whole_endpoint=True)
         try:
-            with httpx.stream("POST", self.config.base_url + "/embeddings", headers=headers, timeout=timeout,
-                              json={"model": self.config.model, "input": texts}) as response:
+            with self._client.stream("POST", self.config.base_url + "/embeddings", headers=headers, timeout=timeout,
+                                     json={"model": self.config.model, "input": texts}) as response:
                 if response.status_code != 200:
-                    raise EmbedFailed(f"the embeddings endpoint at {origin} answered HTTP {response.status_code}")
+                    raise EmbedFailed(f"the embeddings endpoint at {origin} answered HTTP {response.status_code}",
+                                      whole_endpoint=response.status_code in WHOLE_ENDPOINT_STATUSES)
                 body = bytearray()
                 for chunk in response.iter_bytes():
                     body += chunk
@@ -115,8 +124,8 @@ class RemoteEmbedder:
         except httpx.TimeoutException:
             raise late from None
         except httpx.HTTPError as exc:
-            raise EmbedFailed(f"the embeddings endpoint at {origin} cannot be reached ({type(exc).__name__})") \
-                from None
+            raise EmbedFailed(f"the embeddings endpoint at {origin} cannot be reached ({type(exc).__name__})",
+                              whole_endpoint=True) from None
         if time.monotonic() > deadline:
             raise late
         return _vectors(bytes(body), len(texts), origin)

@@ -42,4 +42,10 @@ class RowRejected(Exception):
 
 class EmbedFailed(Exception):
     """An embedding model gave no usable vectors; the message names its origin only. Never
-    reaches the wire: the caller falls back to full text and says so in a note."""
+    reaches the wire: the caller falls back to full text and says so in a note.
+    `whole_endpoint`: the failure says nothing about the texts sent (unreachable, too slow,
+    not allowed, overloaded), so the indexer does not look for one memory to blame."""
+
+    def __init__(self, message: str, whole_endpoint: bool = False):
+        super().__init__(message)
+        self.whole_endpoint = whole_endpoint

@@ -5,6 +5,13 @@ model (the bundled one, or the /v1/embeddings endpoint that replaces it), reads 
 stored in the vault for that model, and embeds every memory that has none or whose vector
 was made from an older revision or by another model, storing each batch encrypted
 (vault.put_vectors). Until a memory has its vector, recall finds it by full text only.
+It looks through all the memories once when it starts and once per change, keeping what is
+left to do in a queue: a batch costs the same in a vault of 100 memories or of 100,000.
+A batch the model refuses is split in halves until the memory to blame is alone; that
+one is set aside (named by id in memory.status) and the rest are indexed. It is tried
+again when its text changes, when the vault is opened again, or an hour later. A failure
+that says nothing about the texts (the endpoint unreachable, slow, overloaded), or a model
+that fails even on a text it embedded before, sets nothing aside: the run is 'retrying'.
 The index holds them as recall compares them (`ranking_space`: the bundled model's meaning
 adapter, adapter.py), the vault as the model made them.
 
@@ -20,6 +27,7 @@ import logging
 import os
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -34,6 +42,7 @@ log = logging.getLogger("whiteboard.memory.vectors")
 BATCH = 16  # memories per embedding call and per vault transaction
 LOCAL_QUERY_DEADLINE = 0.03  # seconds the send path waits for the draft's vector
 RETRY_SECONDS = 30.0
+SET_ASIDE_SECONDS = 3600.0  # a memory the model refused is tried again after this long (or once edited)
 LOAD_CHUNK = 4096  # stored vectors mapped into the index at a time
 
 
@@ -70,6 +79,11 @@ class VectorIndex:
     def revs(self) -> dict[str, int]:
         with self._lock:
             return dict(self._rev)
+
+    def any_id(self) -> str | None:
+        """One memory that has a vector, or None."""
+        with self._lock:
+            return next(iter(self._slot), None)
 
     def is_current(self, memory) -> bool:
         """Whether the index holds a vector made from this memory's current text (not from
@@ -159,9 +173,20 @@ class VectorIndex:
 class Progress:
     state: str  # "off" (no model), "loading", "indexing", "retrying" (the last run failed), "ready"
     indexed: int
-    total: int
+    total: int  # the memories to index: neither set aside nor with a damaged stored vector
     model: str | None
     reason: str | None  # why it is off or retrying (names no content)
+    set_aside: int = 0  # memories the model refused, found by full text until tried again
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A memory the model refused alone (the others of its batch were embedded)."""
+
+    memory_id: str
+    rev: int  # the revision refused: another text is tried at once
+    problem: str  # why, as the model said it (names no content)
+    since: float  # time.monotonic() when it was set aside
 
 
 class MeaningIndexer:
@@ -173,6 +198,7 @@ class MeaningIndexer:
         self.embedder = None
         self.vectors = VectorIndex()
         self.damaged: dict[str, tuple[int, Damaged]] = {}  # memory id -> (rev of the row, problem)
+        self.set_aside: dict[str, SetAside] = {}  # kept in RAM only: a new process tries them again
         self.state = "loading"
         self.reason: str | None = None
         self._stored_loaded = False
@@ -182,6 +208,8 @@ class MeaningIndexer:
         # change made while a catch-up runs is not taken as done by it.
         self._progress = threading.Condition()
         self._asked = self._served = 0
+        self._handled = 0  # the wakes asked for that the running catch-up has looked at
+        self._answered = False  # whether the model embedded anything in the running catch-up
         self._thread: threading.Thread | None = None
         self._thread_lock = threading.Lock()
         self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-query-embed")
@@ -205,6 +233,7 @@ class MeaningIndexer:
         """The vault was (re)opened: read the stored vectors again."""
         self.vectors.clear()
         self.damaged.clear()
+        self.set_aside.clear()
         self._stored_loaded = False
         self._stopped = False
         self.wake()
@@ -222,24 +251,36 @@ class MeaningIndexer:
                 pass
         failed = False
         while True:
-            # After a failure (an endpoint down) try again now and then, not only on a change.
-            self._wake.wait(RETRY_SECONDS if failed else None)
-            self._wake.clear()
+            self._wake.wait(self._next_try(failed))
             if self._stopped:
                 return
-            with self._progress:
-                asked = self._asked
+            self._look_again()
             try:
                 self._catch_up()
                 failed = False
             except Exception as exc:  # noqa: BLE001 - the indexer must not die; recall keeps full text
-                why = str(exc) if isinstance(exc, EmbedFailed) else type(exc).__name__
-                self.state, self.reason = "retrying", f"indexing meanings failed: {why}"
-                log.error("indexing meanings failed: %s", why)
+                self.state, self.reason = "retrying", f"indexing meanings failed: {_why(exc)}"
+                log.error("indexing meanings failed: %s", _why(exc))
                 failed = True
             with self._progress:
-                self._served = max(self._served, asked)
+                self._served = max(self._served, self._handled)
                 self._progress.notify_all()
+
+    def _look_again(self) -> None:
+        """Take the wakes asked for so far as handled by what follows (a look at every memory)."""
+        self._wake.clear()
+        with self._progress:
+            self._handled = self._asked
+
+    def _next_try(self, failed: bool) -> float | None:
+        """Seconds until the loop runs without a change: after a failure (an endpoint down)
+        every RETRY_SECONDS; a set-aside memory when its time is up; else only on a change."""
+        waits = [RETRY_SECONDS] if failed else []
+        set_aside = list(self.set_aside.values())
+        if set_aside:
+            due = min(s.since for s in set_aside) + SET_ASIDE_SECONDS - time.monotonic()
+            waits.append(max(1.0, due))
+        return min(waits) if waits else None
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until the indexer has handled every change made before this call (caught up,
@@ -265,8 +306,7 @@ class MeaningIndexer:
             return
         if not self._stored_loaded:
             stored, damaged = vault.load_vectors(model)
-            with self.service.lock:
-                revs = {m.id: m.rev for m in self.service.index.memories.values()}
+            revs = self._revs()
             current = [(i, rev, v) for i, (rev, v) in stored.items() if revs.get(i) == rev]
             if current:
                 self.vectors.reserve(len(revs), current[0][2].shape[0])  # room for every memory's vector
@@ -277,17 +317,18 @@ class MeaningIndexer:
                 self.damaged[d.memory_id] = (revs.get(d.memory_id, -1), d)
             self._stored_loaded = True
         self.state = "indexing"
+        self._answered = False
+        todo = self._todo()
         while not self._stopped:
-            with self.service.lock:
-                memories = list(self.service.index.memories.values())
-            gone = self.vectors.ids() - {m.id for m in memories}
-            self.vectors.remove(gone)
-            todo = [m for m in memories if not self.vectors.is_current(m)
-                    and (m.id not in self.damaged or self.damaged[m.id][0] != m.rev)]
-            if not todo:
+            if self._wake.is_set():  # a change meanwhile: look again, once per change (not per batch)
+                if not self._stored_loaded:  # the vault was opened again: start from its stored vectors
+                    return
+                self._look_again()
+                todo = self._todo()
+            batch = self._next_batch(todo)
+            if not batch:
                 self.state, self.reason = "ready", None
                 return
-            batch = todo[:BATCH]
             # One stored for this very revision needs no model: a pin or a new type keeps the
             # text (the vault rebinds its vector), or another process embedded it.
             stored, _ = vault.load_vectors(model, [m.id for m in batch])
@@ -298,14 +339,93 @@ class MeaningIndexer:
                     kept.append((m.id, m.rev, vector))
                 else:
                     fresh.append(m)
-            items = []
-            if fresh:
-                matrix = self.embedder.embed_passages([m.text for m in fresh])
-                items = [(m.id, m.rev, matrix[i]) for i, m in enumerate(fresh)]
+            items, refused = self._embed(fresh) if fresh else ([], [])
+            if items:
                 vault.put_vectors(model, items)
-            self._put_mapped(kept + items)
+            if kept or items:
+                self._put_mapped(kept + items)
+            for m, problem in refused:
+                log.warning("memory %s is set aside, not indexed: %s", m.id, problem)
+                self.set_aside[m.id] = SetAside(m.id, m.rev, problem, time.monotonic())
             for m in batch:
                 self.damaged.pop(m.id, None)
+
+    def _revs(self) -> dict[str, int]:
+        """{memory id: rev} of every memory: one pass over them all."""
+        with self.service.lock:
+            return {m.id: m.rev for m in self.service.index.memories.values()}
+
+    def _todo(self) -> deque[str]:
+        """The memories to embed, in order; drops the vectors of deleted memories and the
+        set-aside marks that are done with (the memory changed or its time is up)."""
+        revs = self._revs()
+        self.vectors.remove(self.vectors.ids() - revs.keys())
+        now = time.monotonic()
+        for s in list(self.set_aside.values()):
+            if revs.get(s.memory_id) != s.rev or now - s.since >= SET_ASIDE_SECONDS:
+                del self.set_aside[s.memory_id]
+        current = self.vectors.revs()
+        return deque(i for i, rev in revs.items() if current.get(i) != rev and self._wanted(i, rev))
+
+    def _wanted(self, memory_id: str, rev: int) -> bool:
+        """Neither its stored vector damaged nor set aside, at this revision."""
+        damaged, aside = self.damaged.get(memory_id), self.set_aside.get(memory_id)
+        return (damaged is None or damaged[0] != rev) and (aside is None or aside.rev != rev)
+
+    def _next_batch(self, todo: deque[str]) -> list:
+        """Up to BATCH memories from the queue, as they are now (skipping any deleted or
+        indexed since it was filled)."""
+        batch = []
+        with self.service.lock:
+            memories = self.service.index.memories
+            while todo and len(batch) < BATCH:
+                m = memories.get(todo.popleft())
+                if m is not None and not self.vectors.is_current(m) and self._wanted(m.id, m.rev):
+                    batch.append(m)
+        return batch
+
+    def _embed(self, memories: list) -> tuple[list[tuple[str, int, np.ndarray]], list[tuple[object, str]]]:
+        """(memory id, rev, vector) of the memories the model embeds, and (memory, why) of
+        those it refuses alone: a refused batch is split in halves, first half first. Raises
+        when the failure is not one memory's (see the module doc)."""
+        items, alone, first_failure = [], [], None
+        parts = [memories]
+        while parts:
+            part = parts.pop()
+            try:
+                matrix = self.embedder.embed_passages([m.text for m in part])
+            except Exception as exc:
+                if isinstance(exc, EmbedFailed) and exc.whole_endpoint:
+                    raise
+                first_failure = first_failure or exc
+                if not self._answered and self._model_fails_on_a_known_text():
+                    raise
+                if len(part) == 1:
+                    alone.append((part[0], _why(exc)))
+                else:
+                    half = len(part) // 2
+                    parts += [part[half:], part[:half]]
+                continue
+            self._answered = True
+            items += [(m.id, m.rev, matrix[i]) for i, m in enumerate(part)]
+        if alone and not self._answered:  # every text failed, and nothing showed the model works
+            raise first_failure
+        return items, alone
+
+    def _model_fails_on_a_known_text(self) -> bool:
+        """Whether the model now fails on a memory it embedded before (one request): then a
+        failure is the model's, not the texts'. False when it works, or nothing is indexed."""
+        memory_id = self.vectors.any_id()
+        with self.service.lock:
+            known = self.service.index.memories.get(memory_id) if memory_id is not None else None
+        if known is None or not self.vectors.is_current(known):
+            return False
+        try:
+            self.embedder.embed_passages([known.text])
+        except Exception:  # noqa: BLE001 - any failure here says the model is down, not the batch's texts
+            return True
+        self._answered = True
+        return False
 
     def _put_mapped(self, items: list[tuple[str, int, np.ndarray]]) -> None:
         """(memory id, rev, the model's vector) into the index, as recall compares them."""
@@ -313,17 +433,25 @@ class MeaningIndexer:
         self.vectors.put([(i, rev, v) for (i, rev, _), v in zip(items, mapped)])
 
     def progress(self) -> Progress:
-        with self.service.lock:
-            revs = [(m.id, m.rev) for m in self.service.index.memories.values()]
+        revs = self._revs()
         current = self.vectors.revs()
-        # Memories whose stored vector is damaged are not waited for: they stay full-text only.
-        total = sum(1 for i, rev in revs if i not in self.damaged or self.damaged[i][0] != rev)
-        indexed = sum(1 for i, rev in revs if current.get(i) == rev)
+        # Memories whose stored vector is damaged, or that the model refused, are not waited
+        # for: they stay full-text only.
+        total = sum(1 for i, rev in revs.items() if self._wanted(i, rev))
+        indexed = sum(1 for i, rev in revs.items() if current.get(i) == rev)
         state = "indexing" if self.state == "ready" and indexed < total else self.state
-        return Progress(state, indexed, total, getattr(self.embedder, "model_id", None), self.reason)
+        return Progress(state, indexed, total, getattr(self.embedder, "model_id", None), self.reason,
+                        set_aside=len(self.set_aside_memories(revs)))
 
     def damaged_vectors(self) -> list[Damaged]:
         return sorted((d for _, d in self.damaged.values()), key=lambda d: d.memory_id)
+
+    def set_aside_memories(self, revs: dict[str, int] | None = None) -> list[SetAside]:
+        """The memories set aside at their current revision, by id."""
+        if revs is None:
+            revs = self._revs()
+        return sorted((s for s in list(self.set_aside.values()) if revs.get(s.memory_id) == s.rev),
+                      key=lambda s: s.memory_id)
 
     # ---- the send path ------------------------------------------------------------------
 
@@ -369,3 +497,8 @@ class MeaningIndexer:
         self._query_seconds = 0.7 * self._query_seconds + 0.3 * (time.monotonic() - started)
         self._last_query = (embedder.model_id, text, vector)
         return vector
+
+
+def _why(exc: Exception) -> str:
+    """A model failure in words that name no content: EmbedFailed's own, else its type."""
+    return str(exc) if isinstance(exc, EmbedFailed) else type(exc).__name__

@@ -252,6 +252,14 @@ class MeaningsOut(BaseModel):
     total: int
     model: str | None
     reason: str | None  # why it is off, or why the last indexing run failed (retrying)
+    set_aside: int = 0  # memories the model refused (not in total): found by full text
+
+
+class SetAsideOut(BaseModel):
+    """A memory the embedding model refused: its id and why (never its text)."""
+
+    memory_id: str
+    problem: str
 
 
 class MemoryStatusReply(Reply):
@@ -260,6 +268,7 @@ class MemoryStatusReply(Reply):
     meanings: MeaningsOut
     damaged: list[DamagedOut]
     damaged_vectors: list[DamagedOut]
+    set_aside: list[SetAsideOut] = []  # the first SET_ASIDE_LISTED by id; meanings.set_aside counts all
 
 
 class SiteSettingsRequest(Request):
