@@ -22,6 +22,7 @@ from support.host import FramedPeer, HostProcess, isolated_env, key_path, ok, va
 
 PING_EVERY = 0.05
 PING_BOUND = 0.1  # seconds from a ping's frame written to its answer read
+PING_WORST = 1.0
 SEND_BOUND = 1.0  # the extension gives up on a send after about 1 s and sends the draft unchanged
 SITE = "chatgpt.com"
 
@@ -139,18 +140,21 @@ class Pings:
             self.echo.close()
 
 
-def assert_pings_prompt(pings: Pings, during: str) -> None:
-    """No ping over 100 ms, except when the machine stalled every process: the echo process,
-    pinged at the same moment, was late too (a loaded 2-core runner stalls processes for a
-    few hundred ms at times; a ping queued behind work waits as long as the work)."""
+def assert_pings_prompt(pings: Pings, during: str, at_least: int = 5) -> None:
+    """Pings never queue behind the work. Each ping's delay is counted beyond the echo
+    process's at the same moment (a loaded 2-core runner stalls every process at times). A
+    ping queued behind work waits as long as the work: most pings over 100 ms, some over a
+    second. A host that does no work on its reader still loses the CPU at times while
+    another of its threads holds the GIL (measured on a runner shared by seven test
+    suites: up to 6 in 60 pings over 100 ms, none over 0.45 s); so: at most one ping in
+    ten (and one in any case) over 100 ms, every one within a second."""
     delays = pings.delays()
-    assert len(delays) >= 5, f"too few pings during {during} to say anything"
-    slow = [(round(host * 1000), round(echo * 1000)) for host, echo in delays
-            if host - echo > PING_BOUND]
-    host = [d for d, _ in delays]
-    assert not slow, (f"during {during}, {len(slow)} of {len(delays)} pings took over {PING_BOUND * 1000:.0f} ms "
-                      f"while the machine answered sooner (ms, the host's and the echo's: {slow[:10]}; "
-                      f"the host's median {statistics.median(host) * 1000:.1f} ms)")
+    assert len(delays) >= at_least, f"too few pings during {during} to say anything"
+    beyond = sorted(max(0.0, host - echo) for host, echo in delays)
+    slow = [round(d * 1000) for d in beyond if d > PING_BOUND]
+    detail = (f"{len(slow)} of {len(delays)} pings over {PING_BOUND * 1000:.0f} ms beyond the echo's "
+              f"(ms: {slow[-10:]}; the host's median {statistics.median(h for h, _ in delays) * 1000:.1f} ms)")
+    assert len(slow) <= max(1, len(delays) // 10) and beyond[-1] <= PING_WORST, f"during {during}, {detail}"
 
 
 def started(wire: Wire) -> None:
@@ -179,7 +183,7 @@ def send_draft(wire: Wire, tab: int, draft: str = "How should I structure the bu
                      memories=True)
 
 
-def sends_during(wire: Wire, busy_id: int, what: str) -> list[dict]:
+def sends_during(wire: Wire, busy_id: int, what: str, at_least: int = 5) -> list[dict]:
     """Sends every 200 ms on an opted-in site until request busy_id answers, pinging all
     along: each send is answered well within the extension's deadline and no ping waits."""
     replies = []
@@ -194,7 +198,7 @@ def sends_during(wire: Wire, busy_id: int, what: str) -> list[dict]:
             with wire._arrived:
                 if wire._arrived.wait_for(lambda: busy_id in wire._got, 0.2):
                     break
-    assert_pings_prompt(pings, what)
+    assert_pings_prompt(pings, what, at_least)
     return replies
 
 
@@ -255,8 +259,8 @@ def test_pings_and_sends_are_answered_while_a_large_vault_opens_at_start_and_is_
             replies = sends_during(wire, opening, f"opening a vault of {n} memories")
             assert ok(wire.wait(opening)[1])["memories"] == n
             assert any(r.get("note") for r in replies), "no send overlapped the opening"
-            wiping = wire.send("memory.wipe")
-            sends_during(wire, wiping, f"a wipe of {n} memories")
+            wiping = wire.send("memory.wipe", confirm=True)
+            sends_during(wire, wiping, f"a wipe of {n} memories", at_least=1)  # a wipe of 40k is quick
             assert ok(wire.wait(wiping)[1])["deleted"] == n
         finally:
             wire.close()
