@@ -60,8 +60,8 @@ class Channel:
     Without a pool (the control socket, whose connections are few and whose ids are not
     the browser's) every action runs on the channel's own thread. With one (the browser's
     pipe) the reader thread runs only the `inline` actions (ping, ask.cancel: bounded, no
-    lock that work holds) and hands every other request, in arrival order, to the intake
-    thread, which decodes the large frames and routes each request:
+    lock that work holds) and routes every other request in arrival order, through the
+    intake thread when a large frame is ahead of it (the intake decodes those):
 
     - an ordered action (the default) to `tabs`, one at a time per tab key in arrival
       order, so a send sees the turns and selections sent before it for its tab;
@@ -125,7 +125,9 @@ class Channel:
             # Registered before the job is queued, so a cancel sent right after always finds it.
             with self.app.inflight_lock:
                 self.app.inflight[request.id] = ctx
-        if on_intake:  # a large frame, decoded there: routed now, still in arrival order
+        # Routed now when nothing before it waits on the intake (only this thread queues there):
+        # still in arrival order, without a second hand-off on a send's way.
+        if on_intake or self.intake.idle():
             self._route(action, request, ctx, size)
         else:
             self._submit(self.intake, lambda: self._route(action, request, ctx, size), size, request, ctx)

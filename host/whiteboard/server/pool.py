@@ -44,6 +44,7 @@ class WorkerPool:
         self._ready = threading.Condition()
         self._workers: list[threading.Thread] = []
         self._idle = 0
+        self._running = 0
         self._closed = False
 
     def submit(self, job: Callable[[], None], size: int = 0, key: Hashable = None) -> None:
@@ -66,6 +67,11 @@ class WorkerPool:
             if len(self._runnable) > self._idle and len(self._workers) < self.threads:  # on demand, bounded
                 self._start_worker()
             self._ready.notify()
+
+    def idle(self) -> bool:
+        """No job queued or running."""
+        with self._ready:
+            return not self._queued and not self._running
 
     def close(self) -> None:
         """No more jobs will come (the channel has ended): the workers end once the queue is empty."""
@@ -99,17 +105,20 @@ class WorkerPool:
                 job, size, key = self._runnable.popleft()
                 self._queued -= 1
                 self._queued_bytes -= size
+                self._running += 1
             try:
                 job()
             except BaseException as exc:  # noqa: BLE001 - jobs report their own errors; this one must not end the worker
                 log.error("a pooled job raised %s", type(exc).__name__)
             finally:
-                if key is not None:
-                    self._next_of(key)
+                self._done(key)
 
-    def _next_of(self, key: Hashable) -> None:
-        """The key's job has finished: its next one may run."""
+    def _done(self, key: Hashable) -> None:
+        """A job has finished: the next one of its key may run."""
         with self._ready:
+            self._running -= 1
+            if key is None:
+                return
             behind = self._waiting[key]
             if behind:
                 self._runnable.append(behind.popleft())
