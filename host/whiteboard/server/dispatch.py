@@ -139,7 +139,7 @@ class Channel:
                 self._start(request, len(body), on_intake=True)
 
     def _route(self, action: Action, request: Request, ctx: RequestContext, size: int) -> None:
-        """On the intake thread, in arrival order: each request to the pool it runs on."""
+        """On the reader or the intake thread, in arrival order: each request to the pool it runs on."""
         with self._guard(request.type):
             key = getattr(request, "key", None)
             run = lambda: self._finish(action, request, ctx)  # noqa: E731
