@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 
@@ -88,11 +89,17 @@ class Channel:
             if self.closed.is_set() or self.app.stopping.is_set():
                 break
 
-    def close(self) -> None:
-        """No more frames: the pools' threads end once their queues are empty."""
-        if self.pool is not None:
-            for pool in (self.intake, self.tabs, self.pool):
-                pool.close()
+    def close(self, finish_within: float = 0.0) -> None:
+        """No more frames: the pools' threads end once their queues are empty. The requests
+        of tabs already read get up to finish_within seconds to finish (a send's usage
+        count, a captured turn), as they did when they ran on the reader thread."""
+        if self.pool is None:
+            return
+        for pool in (self.intake, self.tabs, self.pool):
+            pool.close()
+        deadline = time.monotonic() + finish_within
+        for pool in (self.intake, self.tabs):
+            pool.wait_idle(max(0.0, deadline - time.monotonic()))
 
     def handle(self, item: bytes | WhiteboardError) -> None:
         """One frame's body (or the framing error in its place): one reply, now or from a pool."""

@@ -15,6 +15,8 @@ from ..protocol.framing import FrameWriter, iter_frames
 from .dispatch import Channel
 from .pool import WorkerPool
 
+FINISH_WITHIN = 1.0  # seconds for the tabs' requests read before EOF; Chrome kills the host 2 s after closing
+
 
 class Server:
     def __init__(self, app: App, stdin: BinaryIO, writer: FrameWriter, origin_allowed: bool = True,
@@ -29,8 +31,8 @@ class Server:
     def serve(self, frames: Iterable[bytes | WhiteboardError] | None = None) -> None:
         """Serve until EOF (the browser closed the port), a stream no browser writes, or app.stopping."""
         self.channel.serve(iter_frames(self.stdin, self.app.config.inbound_cap) if frames is None else frames)
+        self.channel.close(finish_within=FINISH_WITHIN)
         self.app.stopping.set()
-        self.channel.close()
 
     def handle_body(self, body: bytes) -> None:
         self.channel.handle(body)

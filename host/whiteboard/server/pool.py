@@ -73,6 +73,11 @@ class WorkerPool:
         with self._ready:
             return not self._queued and not self._running
 
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no job is queued or running (or timeout seconds): whether it is so."""
+        with self._ready:
+            return self._ready.wait_for(lambda: not self._queued and not self._running, timeout)
+
     def close(self) -> None:
         """No more jobs will come (the channel has ended): the workers end once the queue is empty."""
         with self._ready:
@@ -117,11 +122,10 @@ class WorkerPool:
         """A job has finished: the next one of its key may run."""
         with self._ready:
             self._running -= 1
-            if key is None:
-                return
-            behind = self._waiting[key]
-            if behind:
-                self._runnable.append(behind.popleft())
-                self._ready.notify()
-            else:
-                del self._waiting[key]
+            if key is not None:
+                behind = self._waiting[key]
+                if behind:
+                    self._runnable.append(behind.popleft())
+                else:
+                    del self._waiting[key]
+            self._ready.notify_all()  # a worker for the next job, or wait_idle
