@@ -5,15 +5,16 @@ import json
 import logging
 import struct
 import threading
+import time
 
 import pytest
 
 from whiteboard import actions
 from whiteboard.actions import Action, load_all
 from whiteboard.app import App
-from whiteboard.protocol.errors import TooLarge
+from whiteboard.protocol.errors import NotFound, TooLarge
 from whiteboard.protocol.framing import MAX_OUTBOUND, FrameWriter, iter_frames
-from whiteboard.protocol.messages.core import SessionListReply
+from whiteboard.protocol.messages.core import SessionAddReply, SessionListReply
 from whiteboard.server.dispatch import Channel
 from whiteboard.server.pool import WorkerPool
 
@@ -131,3 +132,84 @@ def test_the_pipe_writer_and_the_control_writer_share_one_encoder():
     FrameWriter(out, limit=64).write({"id": 1, "ok": True})
     with pytest.raises(TooLarge):
         FrameWriter(out, limit=64).write({"id": 1, "pad": "x" * 100})
+
+
+def test_only_ping_and_ask_cancel_run_on_the_reader_thread():
+    """The reader thread must always answer ping: what runs on it is declared `inline`, and
+    each one here is bounded and waits on no lock that work holds (the next test)."""
+    assert {a.type for a in load_all().values() if a.inline} == {"ping", "ask.cancel"}
+
+
+def wait_for(sink, n, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while len(sink.messages) < n and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return sink.messages
+
+
+def test_the_reader_answers_inline_and_hands_on_the_rest_at_once_while_work_holds_every_lock(app):
+    """Work holds the sessions' lock and the memory service's (an import, a wipe, a vault
+    opening) and every pool thread is busy: ping and ask.cancel are answered at once on the
+    reader thread, and a send is handed on without waiting."""
+    release = threading.Event()
+    holding = threading.Barrier(3)
+
+    def hold(lock):
+        with lock:
+            holding.wait(5)
+            release.wait(10)
+
+    for lock in (app.sessions.lock, app.memory.lock):
+        threading.Thread(target=hold, args=(lock,), daemon=True).start()
+    holding.wait(5)
+    sink = Sink()
+    channel = Channel(app, sink, name="test", pool=WorkerPool(threads=1))
+    try:
+        started = time.monotonic()
+        channel.handle(b'{"id": 1, "type": "ping"}')
+        channel.handle(b'{"id": 2, "type": "ask.cancel", "ref": 99}')
+        for i in range(3, 6):
+            channel.handle(json.dumps({"id": i, "type": "chat.prepare_send", "key": f"chatgpt.com:{i}",
+                                       "site": "chatgpt.com", "draft": "hello"}).encode())
+        assert time.monotonic() - started < 0.5
+        assert [m["id"] for m in sink.messages] == [1, 2] and all(m["ok"] for m in sink.messages)
+    finally:
+        release.set()
+    assert {m["id"] for m in wait_for(sink, 5)} == {1, 2, 3, 4, 5}
+    channel.close()
+
+
+def test_a_tabs_requests_run_in_the_order_sent_and_a_blocking_one_after_them(app, monkeypatch):
+    """Ordered actions of one tab run one at a time in arrival order; a blocking one of that
+    tab starts once they are done (it may read what they recorded); another tab's go beside."""
+    log, lock = [], threading.Lock()
+
+    def slow_add(request, ctx):
+        with lock:
+            log.append(("start", request.key, request.content))
+        time.sleep(0.05)
+        with lock:
+            log.append(("end", request.key, request.content))
+        return SessionAddReply(count=0, redacted=0, redacted_kinds=[])
+
+    def export(request, ctx):
+        with lock:
+            log.append(("export", request.key, None))
+        raise NotFound("nothing to export here")
+
+    replace_handler(monkeypatch, "session.add", slow_add)
+    replace_handler(monkeypatch, "vbrief.export", export, blocking=True)
+    sink = Sink()
+    channel = Channel(app, sink, name="test", pool=WorkerPool(threads=2))
+    for i, key in enumerate(["chatgpt.com:1", "chatgpt.com:1", "claude.ai:2", "chatgpt.com:1"]):
+        channel.handle(json.dumps({"id": i, "type": "session.add", "key": key, "role": "user",
+                                   "content": str(i)}).encode())
+    channel.handle(b'{"id": 9, "type": "vbrief.export", "key": "chatgpt.com:1"}')
+    wait_for(sink, 5)
+    channel.close()
+    tab = [e for e in log if e[1] == "chatgpt.com:1"]
+    assert tab == [("start", "chatgpt.com:1", "0"), ("end", "chatgpt.com:1", "0"),
+                   ("start", "chatgpt.com:1", "1"), ("end", "chatgpt.com:1", "1"),
+                   ("start", "chatgpt.com:1", "3"), ("end", "chatgpt.com:1", "3"), ("export", "chatgpt.com:1", None)]
+    other = log.index(("start", "claude.ai:2", "2"))
+    assert other < log.index(("end", "chatgpt.com:1", "1"))  # the other tab did not wait for this one

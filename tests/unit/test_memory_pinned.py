@@ -4,6 +4,7 @@ kept across processes, export/import and the CLI."""
 
 import json
 import sqlite3
+import threading
 import time
 
 import pytest
@@ -12,8 +13,17 @@ from click.testing import CliRunner
 from whiteboard.app import App
 from whiteboard.cli import main
 from whiteboard.memory import transfer
-from whiteboard.memory.inject import format_line
-from whiteboard.memory.recall import block_line, recall_for_send, send_memories
+from whiteboard.memory.inject import BlockLine, format_line
+from whiteboard.memory.model import MEMORY_TYPES, Memory
+from whiteboard.memory.recall import (
+    LINE_TOKENS_MIN,
+    MEMORY_WAIT,
+    PINNED_TRIED,
+    block_line,
+    fit_pinned,
+    recall_for_send,
+    send_memories,
+)
 from whiteboard.memory.schema import MIGRATIONS
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.settings import PINNED_TOKENS
@@ -211,3 +221,58 @@ def test_a_damaged_stored_vector_never_blocks_a_pin_and_is_named(service, caplog
     assert SHORT not in caplog.text
     # Dropped, so the indexer makes it again; nothing damaged is left to trip on.
     assert vault.load_vectors("model-x") == ({}, [])
+
+
+class CountingTokens:
+    """The real counter, counting its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def count(self, text: str) -> int:
+        self.calls += 1
+        return TOKENS.count(text)
+
+
+def memories_pinned(n: int, text: str) -> list[Memory]:
+    return [Memory(id=f"m{i}", type="preference", text=f"{text} {i}", created_at=0.0, updated_at=0.0,
+                   pinned_at=float(i)) for i in range(n)]
+
+
+def test_a_send_with_thousands_pinned_counts_a_bounded_few():
+    tokens = CountingTokens()
+    assert len(fit_pinned(memories_pinned(20_000, SHORT), tokens, PINNED_TOKENS)) > 1
+    assert tokens.calls <= PINNED_TRIED
+    tokens = CountingTokens()
+    assert fit_pinned(memories_pinned(20_000, SHORT), tokens, LINE_TOKENS_MIN - 1) == []
+    assert tokens.calls == 0  # no line can fit: none is counted
+    tokens = CountingTokens()
+    assert fit_pinned(memories_pinned(20_000, "word " * 2100), tokens, 2000) == []  # none fits
+    assert tokens.calls == PINNED_TRIED
+
+
+def test_no_line_is_shorter_than_the_floor_fit_pinned_stops_at():
+    shortest = min(TOKENS.count(format_line(BlockLine(t, month, c))) for t in MEMORY_TYPES
+                   for month in range(1, 13) for c in "x1.é")
+    assert shortest >= LINE_TOKENS_MIN
+
+
+def test_a_send_does_not_wait_behind_a_long_hold_of_the_memory_service(app):
+    app.memory.sites.update("claude.ai", long_term=True)
+    pin(app.memory, SHORT)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():  # as an import, a wipe or opening a large vault does
+        with app.memory.lock:
+            held.set()
+            release.wait(10)
+
+    threading.Thread(target=hold, daemon=True).start()
+    assert held.wait(5)
+    started = time.monotonic()
+    result = recall_for_send(app, "claude.ai", DRAFT)
+    took = time.monotonic() - started
+    release.set()
+    assert result.block == "" and "busy" in result.note
+    assert MEMORY_WAIT <= took < MEMORY_WAIT + 0.5
+    assert recall_for_send(app, "claude.ai", DRAFT).block  # once it is free, the pinned one goes

@@ -69,3 +69,47 @@ def test_when_the_os_refuses_a_thread_the_request_is_busy_not_lost(monkeypatch):
     done = threading.Event()
     pool.submit(done.set)
     assert done.wait(5) and len(pool._workers) == 1
+
+
+def test_jobs_with_one_key_run_one_at_a_time_in_order_and_others_beside_them():
+    pool = WorkerPool(threads=2, queue_jobs=2, queue_bytes=1000)
+    log, release = [], threading.Event()
+
+    def job(name, wait=False):
+        def run():
+            log.append(f"start {name}")
+            if wait:
+                release.wait(5)
+            log.append(f"end {name}")
+        return run
+
+    def until(condition):
+        deadline = time.monotonic() + 5
+        while not condition() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return condition()
+
+    pool.submit(job("a1", wait=True), key="a")
+    assert until(lambda: "start a1" in log)
+    pool.submit(job("a2"), key="a")
+    pool.submit(job("a3"), key="a")
+    with pytest.raises(Busy):  # jobs waiting behind their key count against the queue too
+        pool.submit(job("a4"), key="a")
+    assert not pool.idle()
+    release.set()
+    assert until(lambda: "end a3" in log)
+    pool.submit(job("b1", wait=False), key="b")
+    assert until(lambda: "end b1" in log)
+    assert [e for e in log if e.endswith(("a1", "a2", "a3"))] == \
+        ["start a1", "end a1", "start a2", "end a2", "start a3", "end a3"]
+    assert until(pool.idle)
+
+
+def test_another_keys_job_runs_while_one_key_waits():
+    pool = WorkerPool(threads=2)
+    release, other = threading.Event(), threading.Event()
+    pool.submit(lambda: release.wait(5), key="a")
+    pool.submit(other.set, key="a")
+    pool.submit(other.set, key="b")
+    assert other.wait(2)  # b's job ran while a's second waited for its first
+    release.set()

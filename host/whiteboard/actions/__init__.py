@@ -1,10 +1,12 @@
 """One module per family of actions; each registers its handlers with @action.
 
 A handler takes (request, RequestContext) and returns the request's Reply model or
-raises a WhiteboardError. `blocking=True` (network, disk, model calls) runs it on the
-bounded worker pool (server/pool.py) so the reader keeps serving; everything else runs
-inline, in order. Start-up refuses a message without a
-handler and a handler without a message.
+raises a WhiteboardError. Where it runs (design §3, server/dispatch.py): by default on
+the tab pool, one at a time per tab key in arrival order; `blocking=True` (network, disk,
+the vault, model calls) on the bounded worker pool, once its tab's earlier requests are
+done; `inline=True` on the reader thread itself, only for what is bounded and waits on
+no lock that work holds (ping, ask.cancel: tests/unit/test_dispatch.py lists them).
+Start-up refuses a message without a handler and a handler without a message.
 """
 
 from __future__ import annotations
@@ -22,12 +24,13 @@ class Action:
     type: str
     handler: Callable
     blocking: bool
+    inline: bool = False
 
 
 HANDLERS: dict[str, Action] = {}
 
 
-def action(request_model: type[Request], *, blocking: bool = False):
+def action(request_model: type[Request], *, blocking: bool = False, inline: bool = False):
     type_name = request_model.message_type()
     if type_name not in REQUESTS:
         raise RuntimeError(f"{type_name!r} has no entry in protocol.messages.REQUESTS")
@@ -35,7 +38,9 @@ def action(request_model: type[Request], *, blocking: bool = False):
     def register(fn: Callable) -> Callable:
         if type_name in HANDLERS:
             raise RuntimeError(f"two handlers for {type_name!r}")
-        HANDLERS[type_name] = Action(type_name, fn, blocking)
+        if blocking and inline:
+            raise RuntimeError(f"{type_name!r}: blocking work never runs on the reader thread")
+        HANDLERS[type_name] = Action(type_name, fn, blocking, inline)
         return fn
 
     return register

@@ -44,9 +44,10 @@ def ask_start(req: AskStart, ctx) -> AskStartReply:
                          distilled=built.distilled, cancelled=cancelled)
 
 
-@action(AskCancel)
+@action(AskCancel, inline=True)
 def ask_cancel(req: AskCancel, ctx) -> AskCancelReply:
-    """Cancels any in-flight model request by its id (ask.start, handoff.summary, llm.test)."""
+    """Cancels any in-flight model request by its id (ask.start, handoff.summary, llm.test).
+    On the reader thread: inflight_lock is only ever held for a dict lookup or change."""
     with ctx.app.inflight_lock:
         target = ctx.app.inflight.get(req.ref)
     if target is None:

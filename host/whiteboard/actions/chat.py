@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..memory.inject import strip_blocks
-from ..memory.recall import count_use, note_message, recall_for_send, send_memories
+from ..memory.recall import count_use, memory_turn, note_message, recall_for_send, send_memories
 from ..memory.sites import site_of_key
 from ..privacy import redact
 from ..protocol.errors import BadRequest, WhiteboardError
@@ -57,17 +57,18 @@ def memory_on(app, key: str) -> bool:
         return False
 
 
-def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> list[Block]:
+def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block], str | None]:
     """Long-term memories for this send (design §5), the pinned ones first: none unless the
     tab's site opted in and the user did not leave them out of this send; within the `room`
-    left in the budget (recalled ones go first when it is short). Never fails the send."""
+    left in the budget (recalled ones go first when it is short); and recall's note. Never
+    fails the send, nor holds it up behind the vault (recall.memory_turn)."""
     site = memory_site(req.key)
     if not req.memories or site is None:
-        return []
+        return [], None
     result = recall_for_send(app, site, req.draft, room)
     if not result.block:
-        return []
-    return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))]
+        return [], result.note
+    return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))], result.note
 
 
 def _fence(header: str, body: str) -> str:
@@ -162,19 +163,21 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         if block is not None:
             blocks.append(block)
             remaining -= app.tokens.count(block.text)
-    blocks.extend(memory_parts(app, req, remaining))
+    memory_blocks, note = memory_parts(app, req, remaining)
+    blocks.extend(memory_blocks)
 
     if req.answer_by is not None and time.time() > req.answer_by:
         # The draft already went as typed (it is recorded: it was sent); the selections wait.
         with app.sessions.lock:
             session.pending_selections[:0] = pending
         return chat.ChatPrepareSendReply(text=draft, injected=False, parts=[], count=count,
-                                         redacted=filtered.count, late=True, memory_on=memory_on(app, req.key))
+                                         redacted=filtered.count, late=True, memory_on=memory_on(app, req.key),
+                                         note=note)
     count_use(app, [i for b in blocks for i in b.memory_ids])  # only now: these go with the send
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,
-                                     redacted=filtered.count, memory_on=memory_on(app, req.key))
+                                     redacted=filtered.count, memory_on=memory_on(app, req.key), note=note)
 
 
 def _same(text: str) -> str:
@@ -223,7 +226,9 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
     if not enabled:
         return chat.ChatPreviewReply(enabled=False, memories=[], block="", tokens=0)
     try:
-        result = send_memories(service, app.tokens, req.draft, service.settings.load().pinned_tokens)
+        pinned_cap = service.settings.load().pinned_tokens
+        with memory_turn(service):  # busy for a send is busy for its preview: say so, as it is
+            result = send_memories(service, app.tokens, req.draft, pinned_cap)
     except WhiteboardError as exc:  # the same failure a send would skip over, said here
         return chat.ChatPreviewReply(enabled=True, memories=[], block="", tokens=0, note=exc.message)
     memories = [chat.PreviewMemory(memory_id=m.id, type=m.type, text=m.text, pinned=m.pinned)

@@ -12,18 +12,20 @@ any vault. Memories not yet embedded, a draft not embedded within its deadline, 
 model at all: full text alone (`method` says which, `note` why).
 
 For the chat flow (actions/chat.py): `recall_for_send` (empty unless the site opted in;
-never raises), `count_use` (usage of the memories a send really carried) and
-`note_message` (restarts the site's 30 s extraction timer).
+never raises, never waits long for the vault: `memory_turn`), `count_use` (usage of the
+memories a send really carried) and `note_message` (restarts the site's 30 s extraction
+timer).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime
 
 from ..privacy import redact
-from ..protocol.errors import WhiteboardError
+from ..protocol.errors import Unavailable, WhiteboardError
 from . import text as T
 from .inject import BlockLine, format_block, format_line, strip_blocks
 from .model import Memory
@@ -33,6 +35,34 @@ log = logging.getLogger("whiteboard.memory.recall")
 # LoCoMo conversation 5 (1-4 train the meaning adapter; docs/memory.md); 6-10 only measured.
 RRF_K = 5
 MEANING_WEIGHT = 1.5
+# How long a send (or its preview) waits for the memory service: longer than a write of
+# usage counts or an extracted memory takes, far shorter than an import, a wipe or opening a
+# large vault, which hold it for seconds: the send then goes on without memories.
+MEMORY_WAIT = 0.1
+# Pinned memories tried per send, however many there are: at the largest pinned cap (2000
+# tokens) fewer lines than this fit; and no line is shorter than LINE_TOKENS_MIN.
+PINNED_TRIED = 256
+LINE_TOKENS_MIN = 5
+
+
+class MemoryBusy(Unavailable):
+    def __init__(self):
+        super().__init__("long-term memory is busy (an import, a wipe or the vault opening); "
+                         "this send goes without memories")
+        self.reason = "busy"
+
+
+@contextlib.contextmanager
+def memory_turn(service, wait: float = MEMORY_WAIT):
+    """The memory service held for one send's recall, waited for at most `wait` seconds:
+    MemoryBusy if another thread holds it longer. Everything that changes the vault or its
+    index holds the same lock, so nothing inside waits on another."""
+    if not service.lock.acquire(timeout=wait):
+        raise MemoryBusy()
+    try:
+        yield service
+    finally:
+        service.lock.release()
 
 
 @dataclass(frozen=True)
@@ -156,9 +186,12 @@ def fit_lines(memories: list[Memory], tokens, cap: int) -> list[BlockLine]:
 def fit_pinned(pinned: list[Memory], tokens, cap: int) -> list[Memory]:
     """Pinned memories in pin order whose lines fit `cap` tokens together (each line
     counted as it appears in the block); one that does not fit is left out, the next
-    still tried. Never cut: a pinned instruction goes whole or not at all."""
+    still tried. Never cut: a pinned instruction goes whole or not at all. Bounded however
+    many are pinned: the first PINNED_TRIED are tried, and none once no line can fit."""
     kept, used = [], 0
-    for memory in pinned:
+    for memory in pinned[:PINNED_TRIED]:
+        if cap - used < LINE_TOKENS_MIN:
+            break
         cost = tokens.count(format_line(block_line(memory)))
         if used + cost <= cap:
             kept.append(memory)
@@ -170,7 +203,7 @@ def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None
     """What goes with a send (and its preview): the pinned memories within their own cap,
     first, then those recalled for the draft within recall's cap, none twice; all of it
     within `room` tokens, dropping the recalled ones first."""
-    pinned = fit_pinned(service.pinned(), tokens, pinned_cap) if pinned_cap > 0 else []
+    pinned = fit_pinned(service.pinned(PINNED_TRIED), tokens, pinned_cap) if pinned_cap > 0 else []
     found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned))
     pinned_lines = [block_line(m) for m in pinned]
     for lines, recalled in (([*pinned_lines, *found.lines], found.memories), (pinned_lines, ())):
@@ -183,14 +216,16 @@ def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None
 
 def recall_for_send(app, site: str, draft: str, room: int | None = None) -> RecallResult:
     """What to append to a draft being sent on `site` (send_memories): empty unless
-    long-term memory is on (and not paused) there. Never raises: a problem gives an empty
-    result with a note, and the send goes on. Counts no usage: the caller does, once the
-    block really goes (count_use)."""
+    long-term memory is on (and not paused) there. Never raises: a problem, or the memory
+    service busy for longer than MEMORY_WAIT, gives an empty result with a note, and the
+    send goes on. Counts no usage: the caller does, once the block really goes (count_use)."""
     try:
         service = app.memory
         if not service.sites.get(site).memory_on:
             return RecallResult()
-        result = send_memories(service, app.tokens, draft, service.settings.load().pinned_tokens, room)
+        pinned_cap = service.settings.load().pinned_tokens
+        with memory_turn(service):
+            result = send_memories(service, app.tokens, draft, pinned_cap, room)
     except WhiteboardError as exc:
         log.warning("recall skipped: %s", type(exc).__name__)
         return RecallResult(note=exc.message)

@@ -10,6 +10,7 @@ Before each read the service asks SQLite whether another process changed the fil
 
 from __future__ import annotations
 
+import heapq
 import logging
 import threading
 import time
@@ -124,12 +125,14 @@ class MemoryService:
                         if (type_ is None or m.type == type_) and (site is None or m.site == site)]
         return sorted(memories, key=lambda m: (-m.updated_at, m.id))
 
-    def pinned(self) -> list[Memory]:
-        """Pinned memories, in the order they were pinned (the first pinned go first)."""
+    def pinned(self, limit: int | None = None) -> list[Memory]:
+        """Pinned memories, in the order they were pinned (the first pinned go first); the
+        first `limit` of them only, when given (a send's: it never sorts them all)."""
         with self.lock:
             self.vault()
             memories = list(self.index.pinned.values())
-        return sorted(memories, key=lambda m: (m.pinned_at, m.id))
+        order = lambda m: (m.pinned_at, m.id)  # noqa: E731
+        return sorted(memories, key=order) if limit is None else heapq.nsmallest(limit, memories, key=order)
 
     def damaged_rows(self) -> list[Damaged]:
         with self.lock:

@@ -19,7 +19,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Annotated, Callable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from ..privacy import redact
 from ..protocol.bounds import Count, UnixSeconds
@@ -66,7 +66,13 @@ class _Document(BaseModel):
     model_config = ConfigDict(extra="ignore")
     format: Literal["whiteboard.memories"]
     version: Literal[1]
-    memories: list[_Entry]
+    # Checked VALIDATE_CHUNK entries at a time (parse): one validation call holds the GIL
+    # throughout, and a whole 30k-entry document would keep the reader thread from ping.
+    memories: list[dict]
+
+
+_ENTRIES = TypeAdapter(list[_Entry])
+VALIDATE_CHUNK = 500
 
 
 def entry(m: Memory) -> dict:
@@ -100,17 +106,20 @@ def parse(raw: dict) -> list[Memory]:
     """Check a whole document; BadRequest naming the first problem, nothing stored."""
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise BadRequest(f'document: not a Whiteboard memories export (its "format" must be "{FORMAT}")')
+    entries: list[_Entry] = []
     try:
         doc = _Document.model_validate(raw)
+        for start in range(0, len(doc.memories), VALIDATE_CHUNK):
+            try:
+                entries += _ENTRIES.validate_python(doc.memories[start:start + VALIDATE_CHUNK])
+            except ValidationError as exc:
+                raise _at(exc, ("memories",), start) from None
     except ValidationError as exc:
-        # The first problem, by its place in the document; never the offending value.
-        err = exc.errors(include_input=False, include_url=False, include_context=False)[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise BadRequest(f"document.{where}: {err['msg']}") from None
+        raise _at(exc, (), 0) from None
     now = time.time()
     out = []
     seen_ids: set[str] = set()
-    for i, e in enumerate(doc.memories):
+    for i, e in enumerate(entries):
         if e.memory_id is not None:
             if e.memory_id in seen_ids:
                 raise BadRequest(f"document.memories.{i}.memory_id: the same id appears twice in the document")
@@ -130,6 +139,16 @@ def parse(raw: dict) -> list[Memory]:
                           site=site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old,
                           pinned_at=(e.pinned_at or now) if e.pinned else None))
     return out
+
+
+def _at(exc: ValidationError, prefix: tuple, offset: int) -> BadRequest:
+    """The first problem, by its place in the document; never the offending value."""
+    err = exc.errors(include_input=False, include_url=False, include_context=False)[0]
+    loc = list(err["loc"])
+    if prefix and loc:
+        loc[0] += offset
+    where = ".".join(str(p) for p in (*prefix, *loc))
+    return BadRequest(f"document.{where}: {err['msg']}")
 
 
 def import_memories(service: MemoryService, memories: list[Memory], chunk: int = 500,

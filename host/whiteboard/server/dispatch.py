@@ -9,8 +9,10 @@ types, error classes and the traceback's code lines (design §3, §14).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable
 
@@ -20,7 +22,7 @@ from ..protocol.envelope import Rejected, read_request
 from ..protocol.errors import Internal, TooLarge, WhiteboardError, error_reply
 from ..protocol.framing import FrameWriter
 from ..protocol.messages import Request
-from .pool import Busy, WorkerPool
+from .pool import TAB_THREADS, Busy, WorkerPool
 
 log = logging.getLogger("whiteboard.server")
 
@@ -48,12 +50,26 @@ def log_failure(what: str, exc: BaseException) -> None:
     log.error("%s raised %s\n%s", what, type(exc).__name__, frames)
 
 
-class Channel:
-    """One connection's side of the core: where its replies go, what it admits, where blocking work runs.
+# A frame this small is decoded and validated on the reader thread in about a millisecond;
+# a larger one (up to the inbound cap) is decoded on the intake thread.
+DECODE_ON_READER = 64 * 1024
 
-    With a pool, blocking actions run on it (registered in app.inflight for ask.cancel)
-    and a full pool answers `unavailable`/"busy" at once; without one (the control socket,
-    whose connections are few and whose ids are not the browser's) they run inline.
+
+class Channel:
+    """One connection's side of the core: where its replies go, what it admits, where its work runs.
+
+    Without a pool (the control socket, whose connections are few and whose ids are not
+    the browser's) every action runs on the channel's own thread. With one (the browser's
+    pipe) the reader thread runs only the `inline` actions (ping, ask.cancel: bounded, no
+    lock that work holds) and routes every other request in arrival order, through the
+    intake thread when a large frame is ahead of it (the intake decodes those):
+
+    - an ordered action (the default) to `tabs`, one at a time per tab key in arrival
+      order, so a send sees the turns and selections sent before it for its tab;
+    - a `blocking` one to `pool` (registered in app.inflight for ask.cancel), once its
+      tab's earlier ordered requests have finished, as when those ran on the reader.
+
+    A full queue answers `unavailable`/"busy" at once (design §3).
     """
 
     def __init__(self, app: App, writer: FrameWriter, *, name: str, admit: Admit | None = None,
@@ -62,6 +78,9 @@ class Channel:
         self.admit = admit or (lambda raw: None)
         self.on_closed = on_closed
         self.closed = threading.Event()  # the peer went away: nobody is left to answer
+        if pool is not None:
+            self.intake = WorkerPool(threads=1, name="intake")
+            self.tabs = WorkerPool(threads=TAB_THREADS, name="tab")
 
     def serve(self, frames: Iterable[bytes | WhiteboardError]) -> None:
         """Handle frames until they end, the peer goes away or the app stops."""
@@ -70,37 +89,83 @@ class Channel:
             if self.closed.is_set() or self.app.stopping.is_set():
                 break
 
+    def close(self, finish_within: float = 0.0) -> None:
+        """No more frames: the pools' threads end once their queues are empty. The requests
+        of tabs already read get up to finish_within seconds to finish (a send's usage
+        count, a captured turn), as they did when they ran on the reader thread."""
+        if self.pool is None:
+            return
+        for pool in (self.intake, self.tabs, self.pool):
+            pool.close()
+        deadline = time.monotonic() + finish_within
+        for pool in (self.intake, self.tabs):
+            pool.wait_idle(max(0.0, deadline - time.monotonic()))
+
     def handle(self, item: bytes | WhiteboardError) -> None:
-        """One frame's body (or the framing error in its place): one reply, now or from the pool."""
-        try:
+        """One frame's body (or the framing error in its place): one reply, now or from a pool."""
+        with self._guard("frame"):
             if isinstance(item, WhiteboardError):
                 self.send(error_reply(None, item))
-                return
-            try:
-                request = read_request(item, self.admit)
-            except Rejected as rejected:
-                self.send(error_reply(rejected.request_id, rejected.error))
-                return
-            self._start(request, len(item))
-        except Exception as exc:  # noqa: BLE001 - the last guard: no frame ends a channel
-            log_failure(f"{self.name} frame", exc)
-            self.send(error_reply(None, Internal("the host could not handle a message; see the host log")))
+            elif self.pool is not None and len(item) > DECODE_ON_READER:
+                self._submit(self.intake, lambda: self._read_and_route(item), len(item))
+            else:
+                request = self._read(item)
+                if request is not None:
+                    self._start(request, len(item))
 
-    def _start(self, request: Request, size: int) -> None:
+    def _read(self, body: bytes) -> Request | None:
+        """The frame's request; None when it was refused (and answered)."""
+        try:
+            return read_request(body, self.admit)
+        except Rejected as rejected:
+            self.send(error_reply(rejected.request_id, rejected.error))
+            return None
+
+    def _start(self, request: Request, size: int, on_intake: bool = False) -> None:
         action = HANDLERS[request.type]
-        if not action.blocking or self.pool is None:
+        if action.inline or self.pool is None:
             self.send(dispatch(request, RequestContext(self.app, request.id, self.send,
                                                        cancellable=action.blocking), action))
             return
-        ctx = RequestContext(self.app, request.id, self.send)
-        # Registered before the job is queued, so a cancel sent right after always finds it.
-        with self.app.inflight_lock:
-            self.app.inflight[request.id] = ctx
+        ctx = RequestContext(self.app, request.id, self.send, cancellable=action.blocking)
+        if action.blocking:
+            # Registered before the job is queued, so a cancel sent right after always finds it.
+            with self.app.inflight_lock:
+                self.app.inflight[request.id] = ctx
+        # Routed now when nothing before it waits on the intake (only this thread queues there):
+        # still in arrival order, without a second hand-off on a send's way.
+        if on_intake or self.intake.idle():
+            self._route(action, request, ctx, size)
+        else:
+            self._submit(self.intake, lambda: self._route(action, request, ctx, size), size, request, ctx)
+
+    def _read_and_route(self, body: bytes) -> None:
+        with self._guard("frame"):
+            request = self._read(body)
+            if request is not None:
+                self._start(request, len(body), on_intake=True)
+
+    def _route(self, action: Action, request: Request, ctx: RequestContext, size: int) -> None:
+        """On the reader or the intake thread, in arrival order: each request to the pool it runs on."""
+        with self._guard(request.type):
+            key = getattr(request, "key", None)
+            run = lambda: self._finish(action, request, ctx)  # noqa: E731
+            if not action.blocking:
+                self._submit(self.tabs, run, size, request, ctx, key)
+            elif key is None:
+                self._submit(self.pool, run, size, request, ctx)
+            else:  # it may read what its tab's earlier requests recorded (a selection, captured turns)
+                self._submit(self.tabs, lambda: self._submit(self.pool, run, size, request, ctx), size,
+                             request, ctx, key)
+
+    def _submit(self, pool: WorkerPool, job: Callable[[], None], size: int, request: Request | None = None,
+                ctx: RequestContext | None = None, key=None) -> None:
         try:
-            self.pool.submit(lambda: self._finish(action, request, ctx), size)
+            pool.submit(job, size, key)
         except Busy as busy:
-            self._forget(request.id, ctx)
-            self.send(error_reply(request.id, busy))
+            if request is not None:
+                self._forget(request.id, ctx)
+            self.send(error_reply(request.id if request is not None else None, busy))
 
     def _finish(self, action: Action, request: Request, ctx: RequestContext) -> None:
         try:
@@ -113,6 +178,15 @@ class Channel:
         with self.app.inflight_lock:
             if self.app.inflight.get(request_id) is ctx:
                 del self.app.inflight[request_id]
+
+    @contextlib.contextmanager
+    def _guard(self, what: str):
+        """The last guard: no frame ends a channel or a pool's thread without its reply."""
+        try:
+            yield
+        except Exception as exc:  # noqa: BLE001
+            log_failure(f"{self.name} {what}", exc)
+            self.send(error_reply(None, Internal("the host could not handle a message; see the host log")))
 
     def send(self, message: dict) -> None:
         """Write a reply or an event; a reply too large becomes its too_large error, an event is dropped."""

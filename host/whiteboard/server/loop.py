@@ -1,8 +1,8 @@
-"""The browser's pipe: stdin's frames through the dispatch core, blocking work on the bounded pool.
+"""The browser's pipe: stdin's frames through the dispatch core, the work on bounded pools.
 
-The reader thread reads frames and runs quick actions inline (ping among them, so it is
-always answered); blocking actions go to the WorkerPool. All output goes through one
-FrameWriter.
+The reader thread reads frames and runs only the inline actions (ping, so it is always
+answered at once, and ask.cancel); every other request runs on a pool (dispatch.Channel).
+All output goes through one FrameWriter.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from ..protocol.errors import Forbidden, WhiteboardError
 from ..protocol.framing import FrameWriter, iter_frames
 from .dispatch import Channel
 from .pool import WorkerPool
+
+FINISH_WITHIN = 1.0  # seconds for the tabs' requests read before EOF; Chrome kills the host 2 s after closing
 
 
 class Server:
@@ -29,8 +31,8 @@ class Server:
     def serve(self, frames: Iterable[bytes | WhiteboardError] | None = None) -> None:
         """Serve until EOF (the browser closed the port), a stream no browser writes, or app.stopping."""
         self.channel.serve(iter_frames(self.stdin, self.app.config.inbound_cap) if frames is None else frames)
+        self.channel.close(finish_within=FINISH_WITHIN)
         self.app.stopping.set()
-        self.channel.pool.close()
 
     def handle_body(self, body: bytes) -> None:
         self.channel.handle(body)

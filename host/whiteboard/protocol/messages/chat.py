@@ -70,6 +70,8 @@ class ChatPrepareSendReply(Reply):
     late: bool = False
     # The site has long-term memory on and not paused (the extension shows its preview).
     memory_on: bool
+    # Why recall fell back or gave nothing (names no content): the vault busy or unreadable.
+    note: str | None = None
 
 
 class Turn(BaseModel):
