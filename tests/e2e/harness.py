@@ -26,6 +26,20 @@ PAGES = Path(__file__).resolve().parent / "pages"
 SIMULATOR = ROOT / "host" / "whiteboard" / "demo" / "simulator.js"
 CHROMIUM = os.environ.get("WHITEBOARD_CHROMIUM", "/usr/bin/chromium")
 SITE_URLS = {"chatgpt": "https://chatgpt.com/c/{name}", "claude": "https://claude.ai/chat/{name}"}
+# The saved pages each chat site's end-to-end set runs on, by markup: "old" and "new" (both
+# are live while a layout rolls out). A site added here joins tests/e2e/test_site_markup.py.
+SITE_PAGES = {
+    "chatgpt": {"old": "acb__chatgpt_2026-04-13", "new": "orc__chatgpt-completed_2026-09__idx"},
+    "claude": {"old": "acb__claude_2026-04-13", "new": "obs__claude-hub_2026-10"},
+}
+# A redesign no selector knows (written for the tests): served at every site's URL, where the
+# structural fallbacks must keep sends working.
+MISS_PAGE = "miss__redesigned-chat"
+
+
+def site_of_page(name: str) -> str | None:
+    """The site a saved page belongs to (by its name), or None for the page of every site."""
+    return next((site for site in SITE_URLS if site in name), None)
 
 
 def chromium_args(extension: Path = EXTENSION) -> list[str]:
@@ -89,7 +103,7 @@ def install_routes(context) -> None:
 
     def chat(route, request):
         url = urlparse(request.url)
-        site = "chatgpt" if url.hostname == "chatgpt.com" else "claude"
+        site = next(s for s, u in SITE_URLS.items() if urlparse(u).hostname == url.hostname)
         if url.path == "/__whiteboard_sim.js":
             route.fulfill(body=SIMULATOR.read_text(), content_type="text/javascript")
             return
