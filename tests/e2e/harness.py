@@ -294,9 +294,17 @@ def capture_selection(browser, page, selector: str, key: str) -> str:
     return text
 
 
+# Each site's composer in its saved layouts, and a composer in a form on a page no selector knows.
+EDITORS = {"chatgpt": "#prompt-textarea, form[data-chatgpt-composer] [data-composer-markdown]",
+           "claude": "[data-testid=chat-input]"}
+
+
+def editor_css(site: str) -> str:
+    return f"{EDITORS[site]}, form [contenteditable=true]"
+
+
 def type_draft(page, site: str, text: str) -> None:
-    editor = "#prompt-textarea" if site == "chatgpt" else "[data-testid=chat-input]"
-    page.locator(editor).click()
+    page.locator(editor_css(site)).first.click()
     page.keyboard.type(text)
 
 
