@@ -190,3 +190,47 @@ def test_the_site_role_pages_table_in_the_docs_is_current(results, entries, doc,
         path.write_text(pattern.sub(lambda _: block, text), encoding="utf-8")
         text = path.read_text(encoding="utf-8")
     assert block in text, f"{doc}: the roles table is out of date; rerun with WHITEBOARD_UPDATE_DOCS=1"
+
+
+@pytest.mark.parametrize("name", ["obs__claude-hub_2026-10", "obs__claude-transcript_2026-09"])
+def test_a_claude_reply_without_data_is_streaming_yet_counts_as_streaming(chromium, name):
+    # Claude mounts a reply about 170 ms after a send with no data-is-streaming at all, and sets
+    # it late (LAYOUT-2026-late §2.3): until then its first words must not be captured.
+    page = chromium.new_page()
+    page.route("**/*", lambda route: route.abort())
+    page.set_content((harness.PAGES / f"{name}.html").read_text(encoding="utf-8"), wait_until="domcontentloaded")
+    page.evaluate("() => { window.Whiteboard = {sites: {siteFor: () => null}}; }")
+    for script in SCRIPTS:
+        page.add_script_tag(content=(CHAT / script).read_text())
+    streaming = page.evaluate("""() => {
+        const selectors = Whiteboard.selectors.get('claude');
+        const adapter = new Whiteboard.chat.ChatAdapter({site: 'claude', selectors});
+        const before = adapter.isStreaming();
+        [...document.querySelectorAll('[data-is-streaming]')].at(-1).removeAttribute('data-is-streaming');
+        return [before, adapter.isStreaming()];
+    }""")
+    page.close()
+    assert streaming == [False, True]
+
+
+def test_a_hidden_home_composer_beside_the_threads_is_not_the_composer(chromium):
+    # ChatGPT can keep a hidden home composer next to the thread's (LAYOUT-2026-late §1.2).
+    page = chromium.new_page()
+    page.route("**/*", lambda route: route.abort())
+    page.set_content((harness.PAGES / "orc__chatgpt-completed_2026-09__idx.html").read_text(encoding="utf-8"),
+                     wait_until="domcontentloaded")
+    page.evaluate("() => { window.Whiteboard = {sites: {siteFor: () => null}}; }")
+    for script in SCRIPTS:
+        page.add_script_tag(content=(CHAT / script).read_text())
+    picked = page.evaluate("""() => {
+        const thread = document.querySelector('form[data-chatgpt-composer]');
+        const home = thread.cloneNode(true);
+        home.setAttribute('data-composer-placement', 'home');
+        home.hidden = true;
+        document.body.prepend(home);
+        const selectors = Whiteboard.selectors.get('chatgpt');
+        const adapter = new Whiteboard.chat.ChatAdapter({site: 'chatgpt', selectors});
+        return adapter.findEditor().closest('form').getAttribute('data-composer-placement');
+    }""")
+    page.close()
+    assert picked == "thread"

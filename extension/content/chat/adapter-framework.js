@@ -17,9 +17,11 @@
       Object.assign(this, quirks); // a site may override any method below
     }
 
-    // The composer its selectors find (no user gesture needed: recognition, handoff).
+    // The composer its selectors find (no user gesture needed: recognition, handoff): a shown
+    // one before a hidden twin (ChatGPT can keep a hidden home composer beside the thread's).
     findEditor() {
-      return first(document, this.sel.editor);
+      const found = all(document, this.sel.editor);
+      return found.find(structure.isShown) || found[0] || null;
     }
 
     // The composer the user pressed Enter in: its selectors' match, or (only when they find
@@ -30,9 +32,12 @@
       return this.seen.editor(structure.editorAt(target), true);
     }
 
-    // The composer that goes with a clicked send button or a submitted form.
+    // The composer that goes with a clicked send button or a submitted form: the one in its
+    // composer area, else the page's.
     editorFor(element) {
-      return this.seen.editor(this.findEditor()) || this.seen.editor(structure.editorNear(element), true);
+      const area = structure.areaOf(element);
+      const near = area && all(area, this.sel.editor)[0];
+      return this.seen.editor(near || this.findEditor()) || this.seen.editor(structure.editorNear(element), true);
     }
 
     // The send button; with `editor`, the structural fallback next to it when the selectors miss.

@@ -67,5 +67,5 @@
     return buttons.filter((b) => editor.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING).at(-1) || null;
   }
 
-  W.structure = Object.freeze({ editorAt, editorNear, sendButtonNear, areaOf });
+  W.structure = Object.freeze({ editorAt, editorNear, sendButtonNear, areaOf, isShown: shown });
 })();
