@@ -183,6 +183,22 @@ def test_a_page_whose_selectors_all_miss_still_gets_the_selection_once(browser, 
 
 
 @pytest.mark.parametrize("site", list(SITE_PAGES))
+def test_a_form_with_several_fields_is_not_taken_for_a_composer(browser, page, site):
+    # Settings, a profile, a custom assistant's editor: Enter there is the site's alone.
+    open_chat(page, site, MISS_PAGE, reply="none")
+    key = session_key(browser.context, page)
+    add_selection(browser, key)
+    page.evaluate("() => document.querySelector('form').prepend(Object.assign(document.createElement('input'), "
+                  "{type: 'text', name: 'title'}))")
+    type_draft(page, site, "Just a field")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the site's own send")
+    assert sent(page)[0]["text"] == "Just a field"  # untouched: no selection injected
+    page.wait_for_timeout(300)
+    assert [m["source"] for m in session_messages(browser.context, key)] == ["selection"]
+
+
+@pytest.mark.parametrize("site", list(SITE_PAGES))
 def test_the_popup_names_the_roles_not_found_and_the_diagnostic_holds_no_page_text(browser, page, site):
     open_chat(page, site, MISS_PAGE)
     key = session_key(browser.context, page)

@@ -70,9 +70,11 @@
         .map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
     }
 
+    // A message's text: its text blocks (a reply interleaved with tool use has several), else all of it.
     textOf(el, role) {
-      const inner = first(el, role === "user" ? this.sel.userText : this.sel.assistantText);
-      return (inner || el).innerText.trim();
+      const blocks = all(el, role === "user" ? this.sel.userText : this.sel.assistantText);
+      const text = blocks.map((b) => b.innerText.trim()).filter(Boolean).join("\n\n");
+      return text || el.innerText.trim();
     }
 
     isStreaming() {

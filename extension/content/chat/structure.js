@@ -39,10 +39,20 @@
     return null;
   }
 
-  // The editable the user pressed Enter in, when it is in a composer area.
+  const FIELD = `${EDITABLE}, input:not([type]), input[type="text"], input[type="search"], input[type="email"], input[type="url"]`;
+
+  // A composer is the one field of its area: a form with several (settings, a profile, the
+  // editor of a custom assistant) is not a chat composer, and Enter there is left alone.
+  function soleField(editor, area) {
+    return ![...area.querySelectorAll(FIELD)].some((f) => f !== editor && !editor.contains(f) && !f.contains(editor) &&
+                                                          !f.parentElement?.isContentEditable && shown(f));
+  }
+
+  // The editable the user pressed Enter in, when it is the one field of a composer area.
   function editorAt(node) {
     const editor = editableAt(node);
-    return editor && areaOf(editor) ? editor : null;
+    const area = editor && areaOf(editor);
+    return area && soleField(editor, area) ? editor : null;
   }
 
   // The first usable editable in the composer area around `node` (a clicked button, a form).
@@ -51,7 +61,7 @@
     if (!area) return null;
     for (const el of area.querySelectorAll(EDITABLE)) {
       const editor = editableAt(el);
-      if (editor) return editor;
+      if (editor) return soleField(editor, area) ? editor : null;
     }
     return null;
   }
