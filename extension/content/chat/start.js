@@ -12,15 +12,16 @@
 
   async function prepare(draft, deadline) {
     const memories = W.memoryPreview ? W.memoryPreview.takeForSend() : true; // the preview's one-send switch
-    adapter.noteSend();
     capture.engage();
     await W.page.ready;
     await capture.sync(left(deadline)); // the turns shown before this send come first
     // answer_by: past it the draft goes unchanged, so a late host must not use up selections.
-    return W.host.request({ type: "chat.prepare_send", site: W.page.hostname, draft,
-                            conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget, memories,
-                            answer_by: (Date.now() + left(deadline)) / 1000 },
-                          { timeoutMs: left(deadline) });
+    const reply = W.host.request({ type: "chat.prepare_send", site: W.page.hostname, draft,
+                                   conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget,
+                                   memories, answer_by: (Date.now() + left(deadline)) / 1000 },
+                                 { timeoutMs: left(deadline) });
+    adapter.noteSend(); // while the host works (off the send's path); the draft is still in
+    return reply;
   }
 
   new W.SendInterceptor(adapter, prepare).install();
