@@ -78,7 +78,7 @@ function renderPage(page, settings) {
   else if (!settings.sites[page.site]) text = `${SITES[page.site].label} is turned off in Options: sends go through untouched.`;
   else if (!page.adapter || page.adapter.state === "looking") text = `${SITES[page.site].label}: looking for the chat…`;
   else if (page.adapter.state === "attached") text = `${SITES[page.site].label}: attached. Sends get your selections and context.`;
-  else text = `${SITES[page.site].label} page not recognised (${page.adapter.detail}). Whiteboard is doing nothing on it.`;
+  else text = `${SITES[page.site].label} page not recognised (${page.adapter.detail}). Sends go through; Whiteboard may need an update.`;
   $("page-text").textContent = text;
 }
 

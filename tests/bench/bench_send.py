@@ -10,8 +10,10 @@ baseline: no interception), a plain send (one chat.prepare_send round trip, noth
 injected), and a send with a captured selection (round trip + the text replaced through
 the editor + the replay), and a send with long-term memory on for the site and 10,000 memories in the
 vault, their meanings indexed (recall, the draft embedded by the bundled model within its
-30 ms, on the send path). Sends are 400 ms apart, as a person's are at least, so the
-turn capture that follows each send is not on the next one's path. Target: p95 < 50 ms.
+30 ms, on the send path); then each chat site on its old and new saved markup
+(harness.SITE_PAGES), memory on and a selection injected in every send. Sends are 400 ms
+apart, as a person's are at least, so the turn capture that follows each send is not on the
+next one's path. Target: p95 < 50 ms.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlparse
 
 from playwright.sync_api import sync_playwright
 
@@ -90,7 +93,7 @@ def memory_on(context, site: str = "chatgpt.com", timeout: float = 120.0) -> dic
     raise RuntimeError(f"meanings not indexed: {status}")
 
 
-def run_case(context, page, key: str, sends: int, selection: bool) -> list[float]:
+def run_case(context, page, key: str, sends: int, selection: bool, site: str = "chatgpt") -> list[float]:
     times = []
     for i in range(sends):
         if selection:
@@ -98,7 +101,7 @@ def run_case(context, page, key: str, sends: int, selection: bool) -> list[float
                                                    "source": "selection", "content": f"Passage {i} about Kyoto."})
             assert reply["ok"], reply
         before, enters = page.evaluate("() => [window.__sim.sent.length, window.__enters.length]")
-        harness.type_draft(page, "chatgpt", f"Message number {i}")
+        harness.type_draft(page, site, f"Message number {i}")
         page.keyboard.press("Enter")
         harness.wait_for(lambda n=before + 1: page.evaluate("() => window.__sim.sent.length") == n, timeout=5,
                          interval=0.005, what="the send")
@@ -137,6 +140,19 @@ def main() -> int:
             status = memory_on(context)
             rows.append((f"memory on, {status['memories']:,} memories (meanings {status['meanings']['state']})",
                          run_case(context, page, key, args.sends, False)))
+            # Each site on its old and new markup (harness.SITE_PAGES): memory on, a selection injected.
+            for site, layouts in harness.SITE_PAGES.items():
+                host = urlparse(harness.SITE_URLS[site]).hostname
+                memory_on(context, host)
+                for layout, name in layouts.items():
+                    page.close()
+                    page = context.new_page()
+                    page.add_init_script(ENTER_CLOCK)
+                    harness.open_chat(page, site, name, reply="none")
+                    key = harness.session_key(context, page)
+                    run_case(context, page, key, 3, True, site)  # warm up this page
+                    rows.append((f"{site} {layout} markup ({name}): memory on, a selection",
+                                 run_case(context, page, key, args.sends, True, site)))
         finally:
             context.close()
     print(f"Enter -> message sent, headless Chromium, {args.sends} sends per case\n")

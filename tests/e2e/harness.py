@@ -26,13 +26,29 @@ PAGES = Path(__file__).resolve().parent / "pages"
 SIMULATOR = ROOT / "host" / "whiteboard" / "demo" / "simulator.js"
 CHROMIUM = os.environ.get("WHITEBOARD_CHROMIUM", "/usr/bin/chromium")
 SITE_URLS = {"chatgpt": "https://chatgpt.com/c/{name}", "claude": "https://claude.ai/chat/{name}"}
-# Per site, the saved pages a user can send from (each has a composer the adapter finds):
-# a test that must hold on every supported site takes its pages from here.
-SEND_PAGES = {
-    "chatgpt": ("acb__chatgpt_2026-04-13", "gte__chatgpt_project_page_2025-12-23",
-                "rse__chatgpt-dom-1question-ans-pair_2026-03", "rse__chatgpt-dom_2025-06-30"),
-    "claude": ("acb__claude_2026-04-13",),
+# The saved pages each chat site's end-to-end set runs on, by markup: "old" and "new" (both
+# are live while a layout rolls out). A site added here joins tests/e2e/test_site_markup.py.
+SITE_PAGES = {
+    "chatgpt": {"old": "acb__chatgpt_2026-04-13", "new": "orc__chatgpt-completed_2026-09__idx"},
+    "claude": {"old": "acb__claude_2026-04-13", "new": "obs__claude-hub_2026-10"},
 }
+# Saved pages a user can also send from, beyond each site's markup pair.
+MORE_SEND_PAGES = {
+    "chatgpt": ("gte__chatgpt_project_page_2025-12-23", "rse__chatgpt-dom-1question-ans-pair_2026-03",
+                "rse__chatgpt-dom_2025-06-30"),
+    "claude": ("obs__claude-transcript_2026-09",),
+}
+# Per site, every saved page a user can send from (each has a composer the adapter finds):
+# a test that must hold on every supported site takes its pages from here.
+SEND_PAGES = {site: (*pages.values(), *MORE_SEND_PAGES.get(site, ())) for site, pages in SITE_PAGES.items()}
+# A redesign no selector knows (written for the tests): served at every site's URL, where the
+# structural fallbacks must keep sends working.
+MISS_PAGE = "miss__redesigned-chat"
+
+
+def site_of_page(name: str) -> str | None:
+    """The site a saved page belongs to (by its name), or None for the page of every site."""
+    return next((site for site in SITE_URLS if site in name), None)
 
 
 def chromium_args(extension: Path = EXTENSION) -> list[str]:
@@ -96,7 +112,7 @@ def install_routes(context) -> None:
 
     def chat(route, request):
         url = urlparse(request.url)
-        site = "chatgpt" if url.hostname == "chatgpt.com" else "claude"
+        site = next(s for s, u in SITE_URLS.items() if urlparse(u).hostname == url.hostname)
         if url.path == "/__whiteboard_sim.js":
             route.fulfill(body=SIMULATOR.read_text(), content_type="text/javascript")
             return
@@ -304,9 +320,17 @@ def capture_selection(browser, page, selector: str, key: str) -> str:
     return text
 
 
+# Each site's composer in its saved layouts, and a composer in a form on a page no selector knows.
+EDITORS = {"chatgpt": "#prompt-textarea, form[data-chatgpt-composer] [data-composer-markdown]",
+           "claude": "[data-testid=chat-input]"}
+
+
+def editor_css(site: str) -> str:
+    return f"{EDITORS[site]}, form [contenteditable=true]"
+
+
 def type_draft(page, site: str, text: str) -> None:
-    editor = "#prompt-textarea" if site == "chatgpt" else "[data-testid=chat-input]"
-    page.locator(editor).click()
+    page.locator(editor_css(site)).first.click()
     page.keyboard.type(text)
 
 

@@ -44,6 +44,16 @@ for (const id of ids) {
     }
   });
 
+  // Interfaces are translated (a saved Gemini page is in French): selectors go by structure
+  // and stable attributes, never by what a label or placeholder says.
+  test(`${id}: no selector matches visible or aria-label text`, () => {
+    const { table } = loadSite(id);
+    const TEXT = /\[\s*(aria-label|aria-placeholder|aria-description|placeholder|data-placeholder|title|alt|value)\s*[~|^$*]?=|:(contains|has-text)\(/i;
+    for (const [role, entries] of Object.entries(table)) {
+      for (const { css } of entries) assert.doesNotMatch(css, TEXT, `${id}.${role}: ${css}`);
+    }
+  });
+
   test(`${id}: its adapter defines the ${id} site with its own selectors`, () => {
     const { table, defined } = loadSite(id);
     assert.equal(defined.length, 1);

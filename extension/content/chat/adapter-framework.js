@@ -1,37 +1,64 @@
 // The shared chat-adapter framework: everything a site adapter needs, driven by that
-// site's selector table, so a site file only names its site and any quirks.
+// site's selector table, so a site file only names its site and any quirks. When a role's
+// selectors find nothing, the structural fallbacks (structure.js) stand in for the composer,
+// the send button and the form, and the roles report (roles.js) says so.
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.chat) return;
   const { first, all, closest, any } = W.dom;
+  const structure = W.structure;
   const adapters = [];
 
   class ChatAdapter {
     constructor({ site, selectors, ...quirks }) {
       this.site = site;
       this.sel = selectors;
+      this.seen = new W.RolesSeen(); // what sends on this page showed about the roles
       Object.assign(this, quirks); // a site may override any method below
     }
 
+    // The composer its selectors find (no user gesture needed: recognition, handoff): a shown
+    // one before a hidden twin (ChatGPT can keep a hidden home composer beside the thread's).
     findEditor() {
-      return first(document, this.sel.editor);
+      const found = all(document, this.sel.editor);
+      return found.find(structure.isShown) || found[0] || null;
     }
 
+    // The composer the user pressed Enter in: its selectors' match, or (only when they find
+    // no composer on the page at all) an editable element inside a composer area.
     editorFrom(target) {
-      return closest(target, this.sel.editor);
+      const found = closest(target, this.sel.editor);
+      if (found || this.findEditor()) return this.seen.editor(found);
+      return this.seen.editor(structure.editorAt(target), true);
     }
 
-    findSendButton() {
-      return first(document, this.sel.sendButton);
+    // The composer that goes with a clicked send button or a submitted form: the one in its
+    // composer area, else the page's.
+    editorFor(element) {
+      const area = structure.areaOf(element);
+      const near = area && all(area, this.sel.editor)[0];
+      return this.seen.editor(near || this.findEditor()) || this.seen.editor(structure.editorNear(element), true);
+    }
+
+    // The send button; with `editor`, the structural fallback next to it when the selectors miss.
+    findSendButton(editor = null) {
+      const found = first(document, this.sel.sendButton);
+      return found || (editor ? structure.sendButtonNear(editor) : null);
     }
 
     sendButtonFrom(target) {
-      return closest(target, this.sel.sendButton);
+      const found = closest(target, this.sel.sendButton);
+      if (found || any(document, this.sel.sendButton) || this.isStreaming()) return found; // mid-reply: the stop button
+      const editor = this.findEditor() || structure.editorNear(target);
+      const button = editor && structure.sendButtonNear(editor);
+      return button && button.contains(target) ? this.seen.sendButton(button, true) : null;
     }
 
     formFrom(target) {
       const form = closest(target, this.sel.form);
-      return form && form === target ? form : null;
+      if (form) return form === target ? form : null;
+      if (!(target instanceof HTMLFormElement) || any(document, this.sel.form)) return null;
+      return structure.editorNear(target) ? target : null; // a form holding a composer
     }
 
     // The messages shown, in page order: [{el, role, text}].
@@ -43,9 +70,11 @@
         .map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
     }
 
+    // A message's text: its text blocks (a reply interleaved with tool use has several), else all of it.
     textOf(el, role) {
-      const inner = first(el, role === "user" ? this.sel.userText : this.sel.assistantText);
-      return (inner || el).innerText.trim();
+      const blocks = all(el, role === "user" ? this.sel.userText : this.sel.assistantText);
+      const text = blocks.map((b) => b.innerText.trim()).filter(Boolean).join("\n\n");
+      return text || el.innerText.trim();
     }
 
     isStreaming() {
@@ -56,12 +85,26 @@
       return !any(document, this.sel.userMessage) && !any(document, this.sel.assistantMessage);
     }
 
-    // What the popup shows: is the page's structure one this adapter knows?
+    // A send is being prepared: note what the page shows for it (the send button, draft in).
+    noteSend() {
+      const editor = this.seen.lastEditor;
+      const found = any(document, this.sel.sendButton);
+      this.seen.atSend(found ? "found" : editor && structure.sendButtonNear(editor) ? "fallback" : "missing");
+    }
+
+    // The send went to the site (replayed): its message should be shown from now on.
+    noteSent() {
+      this.seen.sends += 1;
+    }
+
+    // What the popup shows: is the page's structure one this adapter knows, and which roles
+    // did it find (never page text: roles.js).
     recognition() {
-      const editor = this.findEditor();
-      return editor
-        ? { state: "attached", site: this.site, turns: this.turns().length }
-        : { state: "unrecognised", site: this.site, detail: "no chat composer found on this page" };
+      const roles = W.roles.report(this);
+      const attached = roles.editor.status !== "missing";
+      return { state: attached ? "attached" : "unrecognised", site: this.site, turns: this.turns().length,
+               ...(attached ? {} : { detail: "no chat composer found on this page" }),
+               roles, build: W.roles.buildId() };
     }
   }
 

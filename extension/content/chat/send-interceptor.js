@@ -76,7 +76,7 @@
         swallow(e);
         return;
       }
-      const editor = trigger.editor || this.adapter.findEditor();
+      const editor = trigger.editor || this.adapter.editorFor(trigger.button || trigger.form);
       if (!editor) return;
       const draft = readText(editor);
       if (!draft.trim() || SendInterceptor.isPrepared(draft)) return; // nothing to add, or added already
@@ -98,6 +98,7 @@
         await nextTask();
       }
       this.replay(trigger, editor);
+      this.adapter.noteSent();
     }
 
     // The same gesture again, once, for the site to handle as its own.
@@ -109,7 +110,7 @@
           return;
         }
         if (trigger.kind === "click") {
-          const button = trigger.button.isConnected ? trigger.button : this.adapter.findSendButton();
+          const button = trigger.button.isConnected ? trigger.button : this.adapter.findSendButton(editor);
           if (button) {
             button.click();
             return;
@@ -121,7 +122,7 @@
         target?.dispatchEvent(enter);
         if (!enter.defaultPrevented) {
           // Nobody handled the synthetic Enter: press the send button instead.
-          const button = this.adapter.findSendButton();
+          const button = this.adapter.findSendButton(target);
           if (button && !button.disabled) button.click();
         }
       } finally {

@@ -16,10 +16,12 @@
     await W.page.ready;
     await capture.sync(left(deadline)); // the turns shown before this send come first
     // answer_by: past it the draft goes unchanged, so a late host must not use up selections.
-    return W.host.request({ type: "chat.prepare_send", site: W.page.hostname, draft,
-                            conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget, memories,
-                            answer_by: (Date.now() + left(deadline)) / 1000 },
-                          { timeoutMs: left(deadline) });
+    const reply = W.host.request({ type: "chat.prepare_send", site: W.page.hostname, draft,
+                                   conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget,
+                                   memories, answer_by: (Date.now() + left(deadline)) / 1000 },
+                                 { timeoutMs: left(deadline) });
+    adapter.noteSend(); // while the host works (off the send's path); the draft is still in
+    return reply;
   }
 
   new W.SendInterceptor(adapter, prepare).install();
@@ -36,24 +38,32 @@
   });
 
   // "looking" until the composer appears; "unrecognised" if it has not within a few
-  // seconds of the page finishing loading; "attached" whenever it appears.
+  // seconds of the page finishing loading; "attached" whenever it appears. The report
+  // (with its roles: roles.js) is sent again whenever it changes after a send settles.
+  let lastReport = null;
+  function report(status) {
+    const json = JSON.stringify(status);
+    if (json !== lastReport) W.page.report(status);
+    lastReport = json;
+  }
+  let looking = true;
+  const refresh = () => { if (!looking) report(adapter.recognition()); };
+  capture.onSettled = refresh;
+
   function watchRecognition() {
-    let last = null;
-    const report = (status) => {
-      if (last !== status.state) W.page.report(status);
-      last = status.state;
-    };
-    const check = () => {
-      const status = adapter.recognition();
-      if (status.state === "attached") report(status);
-      return status.state === "attached";
-    };
     report({ state: "looking", site: adapter.site });
-    const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
-    if (check()) return;
+    const found = () => {
+      if (!adapter.findEditor()) return false;
+      looking = false;
+      refresh();
+      return true;
+    };
+    if (found()) return;
+    const observer = new MutationObserver(() => { if (found()) observer.disconnect(); });
     observer.observe(document.documentElement, { childList: true, subtree: true });
     const giveUp = () => setTimeout(() => {
-      if (last !== "attached") report(adapter.recognition());
+      looking = false;
+      refresh();
     }, RECOGNISE_AFTER_LOAD_MS);
     if (document.readyState === "complete") giveUp();
     else addEventListener("load", giveUp, { once: true });

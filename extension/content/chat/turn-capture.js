@@ -17,6 +17,7 @@
       this.captured = new WeakSet(); // message elements already sent to the host
       this.observer = null;
       this.timer = null;
+      this.onSettled = null; // called after each sync once the page is still (the roles report)
     }
 
     get engaged() {
@@ -34,8 +35,10 @@
 
     schedule() {
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => {
-        if (W.page.chatEnabled && !this.adapter.isStreaming()) this.sync(5000);
+      this.timer = setTimeout(async () => {
+        if (!W.page.chatEnabled || this.adapter.isStreaming()) return;
+        await this.sync(5000);
+        if (this.onSettled) this.onSettled();
       }, QUIET_MS);
     }
 

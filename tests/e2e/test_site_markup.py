@@ -1,0 +1,255 @@
+"""Every chat site on its old and new markup (harness.SITE_PAGES), and on a redesign none of
+its selectors know (harness.MISS_PAGE): real Chromium, the real extension and host, the
+saved pages with the in-page simulator (issue 19). A site added to SITE_PAGES joins."""
+
+import json
+import time
+
+import pytest
+
+from e2e import harness
+from e2e.harness import (
+    EXTENSION_ID,
+    MISS_PAGE,
+    SITE_PAGES,
+    editor_css,
+    host_request,
+    open_chat,
+    service_worker,
+    session_key,
+    session_messages,
+    sim,
+    tab_id,
+    type_draft,
+    wait_for,
+)
+from whiteboard.memory.inject import strip_blocks
+
+CASES = [(site, layout) for site, layouts in SITE_PAGES.items() for layout in layouts]
+IDS = [f"{site}-{layout}" for site, layout in CASES]
+
+
+def sent(page):
+    return sim(page, "window.__sim.sent")
+
+
+def chat_roles(browser, key):
+    return [m["role"] for m in session_messages(browser.context, key) if m["source"] == "chat"]
+
+
+def add_selection(browser, key, text="Passage about the Lisbon trams."):
+    reply = host_request(browser.context, {"type": "session.add", "key": key, "role": "user", "source": "selection",
+                                           "content": text})
+    assert reply["ok"], reply
+    return text
+
+
+def open_popup(browser, tab: int):
+    popup = browser.context.new_page()
+    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
+    popup.wait_for_selector("body[data-ready=true]")
+    return popup
+
+
+@pytest.mark.parametrize("site,layout", CASES, ids=IDS)
+def test_capture_at_first_send_and_the_selection_injected_once(browser, page, site, layout):
+    open_chat(page, site, SITE_PAGES[site][layout], reply="none")
+    assert sim(page, "window.__sim.layout") in (layout, "hub")
+    key = session_key(browser.context, page)
+    assert session_messages(browser.context, key) == []  # nothing before the user acts
+    passage = add_selection(browser, key)
+    type_draft(page, site, "Plan the first day")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the send")
+    [first] = sent(page)
+    assert first["via"] == "enter" and first["text"].count(passage) == 1
+    assert strip_blocks(first["text"]) == "Plan the first day"
+    # The conversation shown was recorded at the first send, then the message itself, once.
+    roles = wait_for(lambda: (r := chat_roles(browser, key)) and r[-1] == "user" and r, what="the recorded turns")
+    assert len(roles) >= 3 and roles == ["user", "assistant"] * (len(roles) // 2) + ["user"], roles
+    type_draft(page, site, "And the second?")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 2, what="the second send")
+    assert sent(page)[1]["text"] == "And the second?"  # the selection went once
+
+
+@pytest.mark.parametrize("site,layout", CASES, ids=IDS)
+def test_shift_and_composing_enter_pass_and_the_button_sends_once(browser, page, site, layout):
+    open_chat(page, site, SITE_PAGES[site][layout], reply="none")
+    key = session_key(browser.context, page)
+    passage = add_selection(browser, key)
+    type_draft(page, site, "line one")
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.type("line two")
+    for init in ({"isComposing": True, "keyCode": 13}, {"isComposing": False, "keyCode": 229}):
+        prevented = page.evaluate("""([css, init]) => {
+            const e = new KeyboardEvent('keydown',
+                {key: 'Enter', code: 'Enter', bubbles: true, cancelable: true, ...init});
+            document.querySelector(css).dispatchEvent(e);
+            return e.defaultPrevented;
+        }""", [editor_css(site), init])
+        assert prevented is False
+    page.wait_for_timeout(300)
+    assert sent(page) == []
+    # The send button, then more gestures while the send is prepared: one send, one block.
+    page.locator(sim(page, "window.__sim.sendButton")).click()
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) >= 1, what="the send")
+    page.wait_for_timeout(500)
+    [only] = sent(page)
+    assert only["via"] == "click" and only["text"].count(passage) == 1
+    assert strip_blocks(only["text"]).split() == ["line", "one", "line", "two"]
+
+
+@pytest.mark.parametrize("site,layout", CASES, ids=IDS)
+def test_reply_captured_once_after_streaming(browser, page, site, layout):
+    open_chat(page, site, SITE_PAGES[site][layout], replyMs=2400, chunks=3)
+    key = session_key(browser.context, page)
+    type_draft(page, site, "Tell me about trams")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the send")
+    replies = lambda: [m["content"] for m in session_messages(browser.context, key)  # noqa: E731
+                       if m["role"] == "assistant" and m["content"].startswith("Simulated reply")]
+    wait_for(lambda: sim(page, "window.__sim.streaming"), what="the reply to start streaming")
+    while sim(page, "window.__sim.streaming"):
+        assert replies() == [], "a reply was captured mid-stream"
+        time.sleep(0.1)
+    [full] = [r["text"] for r in sim(page, "window.__sim.replies")]
+    assert wait_for(lambda: replies(), timeout=4, what="the finished reply") == [full]
+    time.sleep(0.8)
+    assert replies() == [full]
+
+
+@pytest.mark.parametrize("site,layout", CASES, ids=IDS)
+def test_closing_the_tab_clears_its_session(browser, page, site, layout):
+    open_chat(page, site, SITE_PAGES[site][layout], reply="none")
+    key = session_key(browser.context, page)
+    type_draft(page, site, "Remember this")
+    page.keyboard.press("Enter")
+    wait_for(lambda: session_messages(browser.context, key), what="the session")
+    page.close()
+    wait_for(lambda: session_messages(browser.context, key) == [], what="the session to be cleared")
+
+
+@pytest.mark.parametrize("site,layout", CASES, ids=IDS)
+def test_handoff_to_the_other_site_on_the_same_markup(browser, page, site, layout):
+    sites = service_worker(browser.context).evaluate("() => globalThis.Whiteboard.sites.SITES")
+    target = sites[site]["handoffTo"]
+    start_url = sites[target]["startUrl"]
+    target_page = SITE_PAGES[target][layout]
+
+    def start_page(route, request):
+        route.fulfill(body=harness.page_html(target_page, target, {}), content_type="text/html; charset=utf-8")
+
+    browser.context.route(start_url, start_page)
+    try:
+        open_chat(page, site, SITE_PAGES[site][layout], reply="none")
+        popup = open_popup(browser, tab_id(browser.context, page))
+        with browser.context.expect_page(timeout=20000) as opened:
+            popup.locator("#handoff-button").click()
+        other = opened.value
+        other.wait_for_function("() => window.__sim !== undefined")
+        note = wait_for(lambda: other.locator(editor_css(target)).first.inner_text().strip(), timeout=15,
+                        what="the handoff note in the composer")
+        assert len(note) > 40
+        time.sleep(0.5)
+        assert sim(other, "window.__sim.sent") == []  # nothing sent on the user's behalf
+        other.close()
+        popup.close()
+    finally:
+        browser.context.unroute(start_url, start_page)
+
+
+# --- a redesign none of the selectors know: the structural fallbacks keep sends working ---
+
+@pytest.mark.parametrize("site", list(SITE_PAGES))
+@pytest.mark.parametrize("gesture", ["enter", "click"])
+def test_a_page_whose_selectors_all_miss_still_gets_the_selection_once(browser, page, site, gesture):
+    open_chat(page, site, MISS_PAGE, reply="none")
+    assert sim(page, "window.__sim.layout") == "generic"
+    key = session_key(browser.context, page)
+    passage = add_selection(browser, key)
+    type_draft(page, site, "Where is the ferry?")
+    if gesture == "enter":
+        page.keyboard.press("Enter")
+    else:
+        page.locator("form button[type=submit]").click()
+    wait_for(lambda: len(sent(page)) >= 1, what="the send")
+    page.wait_for_timeout(400)
+    [only] = sent(page)
+    assert only["via"] == gesture and only["text"].count(passage) == 1
+    assert strip_blocks(only["text"]) == "Where is the ferry?"
+    assert any(m["content"] == "Where is the ferry?" for m in session_messages(browser.context, key))
+
+
+@pytest.mark.parametrize("site", list(SITE_PAGES))
+def test_a_form_with_several_fields_is_not_taken_for_a_composer(browser, page, site):
+    # Settings, a profile, a custom assistant's editor: Enter there is the site's alone.
+    open_chat(page, site, MISS_PAGE, reply="none")
+    key = session_key(browser.context, page)
+    add_selection(browser, key)
+    page.evaluate("() => document.querySelector('form').prepend(Object.assign(document.createElement('input'), "
+                  "{type: 'text', name: 'title'}))")
+    type_draft(page, site, "Just a field")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == 1, what="the site's own send")
+    assert sent(page)[0]["text"] == "Just a field"  # untouched: no selection injected
+    page.wait_for_timeout(300)
+    assert [m["source"] for m in session_messages(browser.context, key)] == ["selection"]
+
+
+@pytest.mark.parametrize("site", list(SITE_PAGES))
+def test_the_popup_names_the_roles_not_found_and_the_diagnostic_holds_no_page_text(browser, page, site):
+    open_chat(page, site, MISS_PAGE)
+    key = session_key(browser.context, page)
+    secret = add_selection(browser, key, "SELECTED-SECRET passage")
+    type_draft(page, site, "DRAFT-SECRET question")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sim(page, "window.__sim.replies")) == 1, what="the reply")
+    popup = open_popup(browser, tab_id(browser.context, page))
+    wait_for(lambda: popup.reload() or popup.wait_for_selector("body[data-ready=true]") and
+             "not recognised" in popup.locator("#roles-problems").inner_text(), timeout=10, interval=0.5,
+             what="the roles line")
+    problems = popup.locator("#roles-problems").inner_text()
+    assert problems.startswith("Your messages and replies not recognised on this page: Whiteboard may need an update.")
+    assert "Composer and send button found by the page's structure only" in problems
+    assert popup.locator("#page-text").inner_text().endswith("attached. Sends get your selections and context.")
+    popup.locator("#copy-diagnostic").click()
+    wait_for(lambda: popup.locator("#diagnostic-status").inner_text(), what="the copy")
+    text = popup.locator("#diagnostic-text").text_content()
+    report = json.loads(text)
+    version = service_worker(browser.context).evaluate("() => chrome.runtime.getManifest().version")
+    assert report["whiteboard"] == version
+    assert report["site"] == site and report["state"] == "attached"
+    assert {r: v["status"] for r, v in report["roles"].items() if r in ("editor", "sendButton", "userMessage",
+                                                                         "assistantMessage")} == {
+        "editor": "fallback", "sendButton": "fallback", "userMessage": "missing", "assistantMessage": "missing"}
+    assert all(m["count"] == 0 for r in report["roles"].values() for m in r["matches"])
+    # Never page text: not the page's, not the draft, not the selection, not the reply.
+    for words in ("PAGE-TEXT", "tide tables", "DRAFT-SECRET", "SELECTED-SECRET", secret, "Simulated reply"):
+        assert words not in text
+    popup.close()
+
+
+@pytest.mark.parametrize("site,layout", CASES, ids=IDS)
+def test_the_popup_reports_every_role_found_on_the_saved_markup(browser, page, site, layout):
+    open_chat(page, site, SITE_PAGES[site][layout], replyMs=300, chunks=2)
+    type_draft(page, site, "Hello")
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sim(page, "window.__sim.replies")) == 1, what="the reply")
+    popup = open_popup(browser, tab_id(browser.context, page))
+    time.sleep(0.8)  # the report after the reply settles
+    popup.reload()
+    popup.wait_for_selector("body[data-ready=true]")
+    report = json.loads(popup.locator("#diagnostic-text").text_content())
+    statuses = {r: v["status"] for r, v in report["roles"].items()}
+    assert statuses["editor"] == statuses["userMessage"] == statuses["assistantMessage"] == "found", statuses
+    assert statuses["sendButton"] in ("found", "fallback")
+    assert "not recognised" not in popup.locator("#roles-problems").inner_text()
+    named = page.evaluate("""() => {
+        const html = document.documentElement;
+        return Object.fromEntries(['data-build', 'data-build-id', 'data-git-hash', 'data-build-timestamp']
+            .filter((a) => html.hasAttribute(a)).map((a) => [a, html.getAttribute(a)]));
+    }""")
+    assert report["build"] == named  # the site's build id where the page names one (the orc__ pages are fragments)
+    popup.close()
