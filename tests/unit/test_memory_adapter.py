@@ -1,12 +1,12 @@
 """The meaning adapter (memory/adapter.py): a fixed linear map recall applies to the bundled
 model's vectors, on memories and drafts alike. Its arithmetic, the shipped weights and every
 way they can be unusable, the indexer mapping vectors while the vault keeps the model's own,
-and the trainer (tests/bench/train_adapter.py): its gradient, and that it learns."""
+and the trainer (training/adapter.py): its gradient, and that it learns."""
 
 import numpy as np
 import pytest
 
-from bench import train_adapter
+from training import adapter as train_adapter
 from whiteboard.memory import adapter
 from whiteboard.memory import embedder as bundled
 from whiteboard.memory.adapter import Adapter
