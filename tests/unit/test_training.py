@@ -70,3 +70,14 @@ def test_each_command_rebuilds_its_shipped_weights(trainer, capsys):
     # Embeds its training texts (10-30 s each on a slow CPU) and trains again: the shipped file
     # is what the documented command makes from the data in the repository, sources included.
     assert trainer.main(["--check"]) == 0, capsys.readouterr().out
+
+
+def test_a_check_fails_on_other_weights_or_other_sources():
+    made = gate.document("model+adapter-x", np.array([0.5, -0.25]), 0.125, {"command": "c", "sources": []})
+    assert gate.same_document(made, json.loads(json.dumps(made)))
+    assert gate.same_document(made, {**made, "weights": [0.5 + gate.CHECK_TOLERANCE / 2, -0.25]})
+    assert not gate.same_document(made, {**made, "weights": [0.5 + 10 * gate.CHECK_TOLERANCE, -0.25]})
+    assert not gate.same_document(made, {**made, "sources": {"command": "c", "sources": [{"name": "other"}]}})
+    matrix = np.eye(3, dtype=np.float32)
+    assert adapter.same_matrix(matrix, matrix + adapter.CHECK_TOLERANCE / 2)
+    assert not adapter.same_matrix(matrix, matrix + 10 * adapter.CHECK_TOLERANCE)
