@@ -3,7 +3,7 @@ adapter and context gate, on our own data only (the adapter's training data, tra
 never LoCoMo, never the paraphrase test or development sets. Run after training the adapter
 and the gate (the floors are cosines in the adapter's space, so they move with it):
 
-    PYTHONPATH=tests python -m training.floors
+    python -m training.floors
 
 1. The personal floor (a draft the gate passes): 5-fold cross-validation of the adapter over
    the training pairs; a held-out request finds its fact when the fact is in its top 5 and at
