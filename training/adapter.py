@@ -3,11 +3,11 @@ host/whiteboard/memory/data/meaning_adapter.npz. Run:
 
     python -m training.adapter [--check] [--validate]
 
-Data, all written by us (MIT, training/sources.py): the pairs of
-tests/bench/data/paraphrase_train.json, each request against its own fact among every other
-pair's fact and the memory texts of the labelled extraction set's training rows
-(tests/data/extraction/turns.jsonl, eight languages) as distractors. Never LoCoMo (CC BY-NC
-4.0: a benchmark only), never the paraphrase test or development sets.
+Data, all written by us (MIT, training/sources.py): the 177 pairs of
+tests/bench/data/paraphrase_train.json and paraphrase_dev.json, each request against its own
+fact among every other pair's fact and the memory texts of the labelled extraction set's
+lasting training rows (tests/data/extraction/turns.jsonl, eight languages) as distractors.
+Never LoCoMo (CC BY-NC 4.0: a benchmark only), never the paraphrase test set.
 
 The model: W = I + A, applied to both sides and normalised again; a softmax over each
 request's candidates with temperature TAU, the mean log-probability of its fact, and

@@ -1,6 +1,6 @@
 """Choose recall's cosine floors (host/whiteboard/memory/embedder.py) for the shipped meaning
 adapter and context gate, on our own data only (the adapter's training data, training/adapter.py):
-never LoCoMo, never the paraphrase test or development sets. Run after training the adapter
+never LoCoMo, never the paraphrase test set. Run after training the adapter
 and the gate (the floors are cosines in the adapter's space, so they move with it):
 
     python -m training.floors
