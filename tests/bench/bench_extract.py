@@ -32,12 +32,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from training.extractor import load_rows
 from whiteboard.memory import text as T
 from whiteboard.memory.classifier import LearnedExtractor, candidate_sentences, load_weights
 from whiteboard.memory.embedder import local_embedder
 from whiteboard.memory.extract import Thresholds, rule_extract
 from whiteboard.memory.settings import SUGGEST_BELOW
-from whiteboard.memory.train_extractor import load_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "extraction" / "turns.jsonl"
@@ -96,7 +96,7 @@ def heldout(learned: LearnedExtractor | None) -> None:
 
 def crossval(embedder) -> None:
     """Each fold's rows judged by weights trained on the other four (rows as `train`)."""
-    from whiteboard.memory.train_extractor import FOLDS, embed, examples, train
+    from training.extractor import FOLDS, embed, examples, train
 
     rows = load_rows(DATA)
     fold_of = {r["id"]: i % FOLDS for i, r in enumerate(sorted(rows, key=lambda r: (r["lang"], r["lasting"],

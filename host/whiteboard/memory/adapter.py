@@ -3,9 +3,9 @@
 e5-small ranks a request's own fact below facts about other people on the same topic too
 often (docs/memory.md). One 384x384 matrix W, applied to both sides (a memory's vector and
 the draft's, each normalised again), moves what a request needs closer to it: trained by
-tests/bench/train_adapter.py on LoCoMo conversations 1-4 and the paraphrase training set
-(contrastive, an L2 penalty pulling W towards the identity), it lifts the held-out LoCoMo
-conversations and the paraphrase test set (docs/memory.md has the figures).
+`python -m training.adapter` (not shipped) on our own request/fact pairs among our own memory
+texts (contrastive, an L2 penalty pulling W towards the identity; docs/memory.md has the
+figures).
 
 The vault keeps the model's own vectors: the adapter is applied as they enter the index
 (vectors.MeaningIndexer), so a new adapter needs no re-embedding. Weights belong to one

@@ -3,7 +3,7 @@
 Each sentence the user wrote (extract.user_statements: no code, quotes or pasted chunks)
 is embedded; one model says whether it states a lasting fact about the writer (its
 probability is the confidence), another its type (multinomial). The weights are a small
-file in the package, trained by `python -m whiteboard.memory.train_extractor` from the
+file in the package, trained by `python -m training.extractor` (not shipped) from the
 labelled set in tests/data/extraction; they are refused for any other embedding model
 (the vectors would mean something else). The memory text is the sentence rewritten as a
 short statement in its own language (statement.py).
@@ -74,8 +74,10 @@ class Weights:
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
 
-    def save(self, path) -> None:
-        np.savez_compressed(path, model_id=np.array(self.model_id), mean=self.mean.astype(np.float32),
+    def save(self, path, sources: str = "") -> None:
+        """sources: what it was trained on, as JSON (training/sources.py); the host never reads it."""
+        extra = {"sources": np.array(sources)} if sources else {}
+        np.savez_compressed(path, **extra, model_id=np.array(self.model_id), mean=self.mean.astype(np.float32),
                             scale=self.scale.astype(np.float32), lasting=self.lasting.astype(np.float32),
                             types=np.array(self.types), type_weights=self.type_weights.astype(np.float32),
                             data_sha256=np.array(self.data_sha256))

@@ -7,7 +7,7 @@ requests out and lets paraphrases in (docs/memory.md).
 What tells them apart is the request itself: one that wants something for the user ("Which
 language should I pick for my web app?") against one about the world. This gate scores
 that from the draft's vector alone, with weights trained once on
-tests/bench/data/paraphrase_train.json (tests/bench/train_gate.py writes context_gate.json)
+tests/bench/data/paraphrase_train.json (`python -m training.gate` writes context_gate.json)
 and shipped with the package. It looks at no memory, so it means the same in a vault of 5
 memories or of 100,000.
 
@@ -28,7 +28,7 @@ import numpy as np
 log = logging.getLogger("whiteboard.memory.context_gate")
 WEIGHTS = Path(__file__).with_name("context_gate.json")
 # A draft scoring under this is about the world: every training request wanting context
-# scores over 0.9, 88% of the unrelated ones under it (docs/memory.md, "Floors").
+# scores over 0.9, 87% of the unrelated ones under it (docs/memory.md, "Floors").
 WORLD_BELOW = 0.02
 
 

@@ -32,7 +32,8 @@ from .model import Memory
 
 log = logging.getLogger("whiteboard.memory.recall")
 # Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) were chosen on
-# LoCoMo conversation 5 (1-4 train the meaning adapter; docs/memory.md); 6-10 only measured.
+# LoCoMo conversation 5 before it was kept to benchmarking only; not chosen again on our own
+# data, which has no set where full text and meanings compete (docs/memory.md, "Training").
 RRF_K = 5
 MEANING_WEIGHT = 1.5
 # How long a send (or its preview) waits for the memory service: longer than a write of

@@ -1,9 +1,10 @@
 """Train the learned extractor's weights from the labelled set (issue 14).
 
-    python -m whiteboard.memory.train_extractor [--data tests/data/extraction/turns.jsonl]
+    python -m training.extractor [--data tests/data/extraction/turns.jsonl]
         [--out host/whiteboard/memory/data/extractor.npz] [--cache DIR] [--check]
 
-Reads the `train` rows only (the `test` fifth is the benchmark's), embeds their sentences
+Reads the `train` rows only (the `test` fifth is the benchmark's), all written by us (a row
+from any other source is refused: sources.rows_licence), embeds their sentences
 with the bundled model, and fits two logistic regressions with numpy: lasting fact or not
 (Newton's method) and the type (softmax, gradient descent), the L2 strength of each picked
 by 5-fold cross-validation on the training rows. Everything is deterministic: the same set
@@ -21,13 +22,15 @@ from pathlib import Path
 
 import numpy as np
 
-from . import text as T
-from .classifier import WEIGHTS_FILE, Weights, candidate_sentences, features
-from .model import MEMORY_TYPES
+from whiteboard.memory import text as T
+from whiteboard.memory.classifier import WEIGHTS_FILE, Weights, candidate_sentences, features
+from whiteboard.memory.model import MEMORY_TYPES
 
-REPO = Path(__file__).resolve().parents[3]
-DEFAULT_DATA = REPO / "tests" / "data" / "extraction" / "turns.jsonl"
-DEFAULT_OUT = Path(__file__).resolve().parent / "data" / WEIGHTS_FILE
+from . import sources as S
+
+DEFAULT_DATA = S.EXTRACTION
+DEFAULT_OUT = S.REPO / "host" / "whiteboard" / "memory" / "data" / WEIGHTS_FILE
+COMMAND = "python -m training.extractor"
 LAMBDAS = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 FOLDS = 5
 
@@ -36,11 +39,22 @@ def load_rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def _trained_body(rows: list[dict]) -> str:
+    return json.dumps([[r["text"], r["lasting"], r["type"], r["memory"]] for r in rows if r["split"] == "train"],
+                      ensure_ascii=False)
+
+
 def data_hash(rows: list[dict]) -> str:
     """Of the training rows as trained on: a changed label or text changes the weights."""
-    body = json.dumps([[r["text"], r["lasting"], r["type"], r["memory"]] for r in rows if r["split"] == "train"],
-                      ensure_ascii=False)
-    return hashlib.sha256(body.encode()).hexdigest()
+    return hashlib.sha256(_trained_body(rows).encode()).hexdigest()
+
+
+def sources_record(rows: list[dict], path: Path = DEFAULT_DATA) -> dict:
+    """What the weights are trained on (training/sources.py); refuses a row that is not ours."""
+    trained = [r for r in rows if r["split"] == "train"]
+    licences = {S.rows_licence(r) for r in trained}
+    return S.record(COMMAND, [S.source("Whiteboard labelled user turns (written rows, train split)", path,
+                                       len(trained), "/".join(sorted(licences)), _trained_body(rows))])
 
 
 def examples(rows: list[dict], split: str = "train") -> tuple[list[str], np.ndarray, list[str | None]]:
@@ -198,7 +212,7 @@ def same_weights(a: Weights, b: Weights) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m whiteboard.memory.train_extractor",
+    parser = argparse.ArgumentParser(prog=COMMAND,
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -209,22 +223,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no labelled set at {args.data}: give --data (it is tests/data/extraction/turns.jsonl in the "
               "repository)", file=sys.stderr)
         return 2
-    from . import embedder as bundled
-    from .classifier import load_weights
+    from whiteboard.memory import embedder as bundled
+    from whiteboard.memory.classifier import load_weights
 
     embedder = bundled.local_embedder()
     if embedder is None:
         print(f"the bundled embedding model is needed to train: {bundled.load_error}", file=sys.stderr)
         return 2
     rows = load_rows(args.data)
+    record = sources_record(rows, args.data)
     sentences, lasting, _ = examples(rows)
     weights = train(rows, embed(embedder, sentences, args.cache), embedder.query_model_id)
     if args.check:
-        same = same_weights(weights, load_weights(embedder.query_model_id, args.out))
-        print("the weights match" if same else f"the weights differ from {args.out}")
+        same = same_weights(weights, load_weights(embedder.query_model_id, args.out)) and S.read(args.out) == record
+        print("the weights match" if same else f"the weights (or their recorded sources) differ from {args.out}")
         return 0 if same else 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    weights.save(args.out)
+    weights.save(args.out, json.dumps(record, ensure_ascii=False))
     print(f"trained on {len(sentences)} sentences ({int(lasting.sum())} lasting) -> {args.out} "
           f"({args.out.stat().st_size} bytes)")
     return 0

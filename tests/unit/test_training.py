@@ -1,0 +1,83 @@
+"""Training (training/, not shipped): every weight file the package ships records what it was
+trained on, none of it under a licence that forbids redistribution (LoCoMo, CC BY-NC 4.0, is a
+benchmark only), and each is what its one command makes (`--check`)."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from training import adapter, extractor, gate
+from training import sources as S
+from whiteboard.memory import embedder as bundled
+
+PACKAGE = S.REPO / "host" / "whiteboard"
+
+
+def shipped_weight_files() -> list[Path]:
+    """Every npz in the package, and every JSON file holding weights."""
+    found = sorted(PACKAGE.rglob("*.npz"))
+    found += [p for p in sorted(PACKAGE.rglob("*.json")) if "weights" in json.loads(p.read_text(encoding="utf-8"))]
+    return found
+
+
+def test_the_three_shipped_weight_files_are_found():
+    names = {p.name for p in shipped_weight_files()}
+    assert {"extractor.npz", "meaning_adapter.npz", "context_gate.json"} <= names
+
+
+@pytest.mark.parametrize("path", shipped_weight_files(), ids=lambda p: p.name)
+def test_every_shipped_weight_file_records_sources_that_allow_redistribution(path):
+    assert S.problems(path) == []
+    record = S.read(path)
+    assert record["command"].startswith("python -m training.")
+    for source in record["sources"]:
+        assert (S.REPO / source["path"]).is_file(), source
+
+
+def test_a_non_commercial_source_or_no_record_fails(tmp_path):
+    record = {"command": "python -m training.x", "sources": [
+        {"name": "LoCoMo", "path": "locomo10.json", "licence": "CC-BY-NC-4.0", "rows": 50, "sha256": "0"}]}
+    np.savez(tmp_path / "nc.npz", matrix=np.eye(2), sources=np.array(json.dumps(record)))
+    assert S.problems(tmp_path / "nc.npz") == [
+        "nc.npz: LoCoMo is CC-BY-NC-4.0, not redistributable with the package"]
+    np.savez(tmp_path / "bare.npz", matrix=np.eye(2))
+    assert S.problems(tmp_path / "bare.npz") == ["bare.npz: no record of what it was trained on"]
+    (tmp_path / "gate.json").write_text(json.dumps({"weights": [1.0], "sources": {
+        **record, "sources": [{**record["sources"][0], "licence": "CC-BY-NC-SA-4.0"}]}}))
+    assert len(S.problems(tmp_path / "gate.json")) == 1
+    with pytest.raises(ValueError, match="never training data"):
+        S.record("python -m training.x", record["sources"])
+
+
+def test_the_labelled_set_holds_only_our_own_rows_and_a_foreign_row_is_refused():
+    rows = extractor.load_rows(extractor.DEFAULT_DATA)
+    assert {r["source"] for r in rows} == {"written"}
+    assert extractor.sources_record(rows)["sources"][0]["licence"] == "MIT"
+    foreign = [*rows, {**rows[0], "id": "locomo-001", "source": "locomo:conv-26:D1:3", "split": "train"}]
+    with pytest.raises(ValueError, match="locomo"):
+        extractor.sources_record(foreign)
+
+
+needs_model = pytest.mark.skipif(bundled.local_embedder() is None, reason="the bundled embedding model is missing")
+
+
+@pytest.mark.slow
+@needs_model
+@pytest.mark.parametrize("trainer", [extractor, adapter, gate], ids=lambda m: m.__name__)
+def test_each_command_rebuilds_its_shipped_weights(trainer, capsys):
+    # Embeds its training texts (10-30 s each on a slow CPU) and trains again: the shipped file
+    # is what the documented command makes from the data in the repository, sources included.
+    assert trainer.main(["--check"]) == 0, capsys.readouterr().out
+
+
+def test_a_check_fails_on_other_weights_or_other_sources():
+    made = gate.document("model+adapter-x", np.array([0.5, -0.25]), 0.125, {"command": "c", "sources": []})
+    assert gate.same_document(made, json.loads(json.dumps(made)))
+    assert gate.same_document(made, {**made, "weights": [0.5 + gate.CHECK_TOLERANCE / 2, -0.25]})
+    assert not gate.same_document(made, {**made, "weights": [0.5 + 10 * gate.CHECK_TOLERANCE, -0.25]})
+    assert not gate.same_document(made, {**made, "sources": {"command": "c", "sources": [{"name": "other"}]}})
+    matrix = np.eye(3, dtype=np.float32)
+    assert adapter.same_matrix(matrix, matrix + adapter.CHECK_TOLERANCE / 2)
+    assert not adapter.same_matrix(matrix, matrix + 10 * adapter.CHECK_TOLERANCE)

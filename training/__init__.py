@@ -1,0 +1,11 @@
+"""Training code for every weight file the package ships, one command each (docs/memory.md,
+"Training"). Not part of the wheel: the host reads the weights, never trains them.
+
+    python -m training.extractor [--check]   host/whiteboard/memory/data/extractor.npz
+    python -m training.adapter [--check]     host/whiteboard/memory/data/meaning_adapter.npz
+    python -m training.gate [--check]        host/whiteboard/memory/context_gate.json
+    python -m training.floors                recall's cosine floors (printed; set in embedder.py)
+
+Each records its training sources with their licences in the weights (`sources.py`); `--check`
+trains again and compares with the shipped file instead of writing it.
+"""

@@ -1,0 +1,114 @@
+"""Train the context gate (host/whiteboard/memory/context_gate.py) for the bundled model and
+write host/whiteboard/memory/context_gate.json. Run: python -m training.gate [--check]
+
+Data: tests/bench/data/paraphrase_train.json only, written by us (MIT; never the test set,
+paraphrase_recall.json): its pairs' requests and its `personal` requests want personal context
+(1), its `unrelated` requests do not (0). Each is embedded as a draft is (the model's query
+vector, mapped by the shipped meaning adapter as recall maps it: the weights are bound to
+both, `ranking_id`; train the adapter first). The model is a logistic regression with an L2
+penalty and the two classes weighted equally, fitted by plain gradient descent from zeros
+(no randomness: the same data gives the same weights). It prints 5-fold held-out accuracy too.
+
+`--check` trains again and compares with the shipped file: the weights as written (rounded to
+6 decimals) within CHECK_TOLERANCE, 1e-5 (a last-digit rounding flip where float sums differ
+on another CPU; a change of data moves them by far more), the rest exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+
+from whiteboard.memory.context_gate import WEIGHTS
+
+from . import sources as S
+
+COMMAND = "python -m training.gate"
+PENALTY, STEPS, RATE, SCALE, THRESHOLD = 1.0, 2000, 0.5, 10.0, 0.5
+CHECK_TOLERANCE = 1e-5
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    """Weights and bias over the raw vectors (centred and scaled inside, folded back out).
+    Each class weighs the same in the loss, however many examples it has."""
+    mean = x.mean(axis=0)
+    z = (x - mean) * SCALE
+    balance = np.where(y == 1, len(y) / (2 * y.sum()), len(y) / (2 * (len(y) - y.sum())))
+    w, b = np.zeros(x.shape[1]), 0.0
+    for _ in range(STEPS):
+        p = 1 / (1 + np.exp(-(z @ w + b)))
+        w -= RATE * (z.T @ ((p - y) * balance) + PENALTY * w) / len(y)
+        b -= RATE * float(((p - y) * balance).mean())
+    return w * SCALE, b - float(SCALE * w @ mean)
+
+
+def training_data() -> tuple[list[str], list[str], dict]:
+    data = json.loads(S.PARAPHRASES_TRAIN.read_text(encoding="utf-8"))
+    wanting = [p["request"] for p in data["pairs"]] + data["personal"]
+    record = S.record(COMMAND, [S.source("Whiteboard paraphrase training requests (pairs, personal, unrelated)",
+                                         S.PARAPHRASES_TRAIN, len(wanting) + len(data["unrelated"]), S.OURS,
+                                         json.dumps([wanting, data["unrelated"]], ensure_ascii=False))])
+    return wanting, data["unrelated"], record
+
+
+def examples(model, wanting: list[str], unrelated: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    from whiteboard.memory.vectors import ranking_space
+
+    x = ranking_space(model, model.embed_queries(wanting + unrelated)).astype(np.float64)
+    return x, np.r_[np.ones(len(wanting)), np.zeros(len(unrelated))]
+
+
+def held_out(x: np.ndarray, y: np.ndarray, folds: int = 5) -> tuple[float, float]:
+    """Share of wanting requests passed and of unrelated ones passed, each scored by a model
+    that did not see it."""
+    fold = np.arange(len(y)) % folds
+    scores = np.zeros(len(y))
+    for f in range(folds):
+        w, b = fit(x[fold != f], y[fold != f])
+        scores[fold == f] = 1 / (1 + np.exp(-(x[fold == f] @ w + b)))
+    passed = scores >= THRESHOLD
+    return float(passed[y == 1].mean()), float(passed[y == 0].mean())
+
+
+def document(model_id: str, w: np.ndarray, b: float, record: dict) -> dict:
+    return {"about": "Context gate weights (whiteboard.memory.context_gate), written by python -m training.gate "
+                     "from tests/bench/data/paraphrase_train.json.",
+            "model": model_id, "threshold": THRESHOLD, "bias": round(b, 6),
+            "weights": [round(float(v), 6) for v in w], "sources": record}
+
+
+def same_document(a: dict, b: dict) -> bool:
+    rest = ("about", "model", "threshold", "sources")
+    return (all(a.get(k) == b.get(k) for k in rest) and len(a["weights"]) == len(b["weights"])
+            and float(np.abs(np.subtract([a["bias"], *a["weights"]], [b["bias"], *b["weights"]])).max())
+            <= CHECK_TOLERANCE)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    from whiteboard.memory.embedder import local_embedder
+
+    model = local_embedder()
+    if model is None:
+        print("The bundled model is not available here: nothing to train.", file=sys.stderr)
+        return 2
+    wanting, unrelated, record = training_data()
+    x, y = examples(model, wanting, unrelated)
+    w, b = fit(x, y)
+    made = document(model.ranking_id, w, b, record)
+    if "--check" in argv:
+        same = same_document(made, json.loads(WEIGHTS.read_text(encoding="utf-8")))
+        print("the gate matches" if same else f"the gate (or its recorded sources) differs from {WEIGHTS}")
+        return 0 if same else 1
+    passed, pulled = held_out(x, y)
+    print(f"{len(wanting)} requests wanting context, {len(unrelated)} unrelated; 5-fold held out: "
+          f"{passed:.0%} of the first and {pulled:.0%} of the second pass the gate")
+    WEIGHTS.write_text(json.dumps(made, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {WEIGHTS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
