@@ -14,7 +14,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 
-from ..privacy import redact
+from .privacy import redact
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _ASCII_WORD = re.compile(r"[a-z0-9]+", re.ASCII)  # _WORD on folded (lowercased) ASCII text

@@ -57,11 +57,11 @@ def fill_vault(root: Path, size: int) -> None:
     import numpy as np
 
     from bench.bench_memory import TYPES, Corpus
-    from whiteboard.memory.embedder import local_embedder
+    from whiteboard.memory.meaning.embedder import local_embedder
     from whiteboard.memory.model import Memory, new_memory_id
     from whiteboard.memory.service import MemoryService
-    from whiteboard.memory.sites import SiteStore
-    from whiteboard.memory.vault import KEY_FILE, VAULT_FILE
+    from whiteboard.memory.store.sites import SiteStore
+    from whiteboard.memory.store.vault import KEY_FILE, VAULT_FILE
 
     corpus, now = Corpus(), time.time()
     service = MemoryService(root / "wb-data" / VAULT_FILE, root / "wb-config" / KEY_FILE,

@@ -1,4 +1,4 @@
-"""Train the meaning adapter (host/whiteboard/memory/adapter.py) for the bundled model and write
+"""Train the meaning adapter (host/whiteboard/memory/meaning/adapter.py) for the bundled model and write
 host/whiteboard/memory/data/meaning_adapter.npz. Run:
 
     PYTHONPATH=tests python tests/bench/train_adapter.py [--validate]
@@ -25,8 +25,8 @@ import sys
 import numpy as np
 
 from bench.bench_memory import LOCOMO, PARAPHRASES_TRAIN, embed_cached, evidence_of, observations, turns_of
-from whiteboard.memory.adapter import WEIGHTS
-from whiteboard.memory.embedder import local_embedder
+from whiteboard.memory.meaning.adapter import WEIGHTS
+from whiteboard.memory.meaning.embedder import local_embedder
 
 TRAIN_CONVERSATIONS, VALIDATION_CONVERSATION = range(0, 4), 4
 CATEGORIES = (1, 2, 3, 4)

@@ -1,5 +1,5 @@
-"""Train the context gate (host/whiteboard/memory/context_gate.py) for the bundled model and
-write host/whiteboard/memory/context_gate.json. Run: python tests/bench/train_gate.py
+"""Train the context gate (host/whiteboard/memory/meaning/context_gate.py) for the bundled model and
+write host/whiteboard/memory/meaning/context_gate.json. Run: python tests/bench/train_gate.py
 
 Data: tests/bench/data/paraphrase_train.json only (never the test set, paraphrase_recall.json):
 its pairs' requests and its `personal` requests want personal context (1), its `unrelated`
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from whiteboard.memory.context_gate import WEIGHTS
-from whiteboard.memory.embedder import local_embedder
-from whiteboard.memory.vectors import ranking_space
+from whiteboard.memory.meaning.context_gate import WEIGHTS
+from whiteboard.memory.meaning.embedder import local_embedder
+from whiteboard.memory.meaning.vectors import ranking_space
 
 TRAIN = Path(__file__).resolve().parent / "data" / "paraphrase_train.json"
 PENALTY, STEPS, RATE, SCALE, THRESHOLD = 1.0, 2000, 0.5, 10.0, 0.5
@@ -70,7 +70,7 @@ def main() -> int:
           f"{wanting:.0%} of the first and {unrelated:.0%} of the second pass the gate")
     w, b = fit(x, y)
     WEIGHTS.write_text(json.dumps({
-        "about": "Context gate weights (whiteboard.memory.context_gate), written by tests/bench/train_gate.py "
+        "about": "Context gate weights (whiteboard.memory.meaning.context_gate), written by tests/bench/train_gate.py "
                  "from tests/bench/data/paraphrase_train.json.",
         "model": model.ranking_id, "threshold": THRESHOLD, "bias": round(b, 6),
         "weights": [round(float(v), 6) for v in w]}) + "\n", encoding="utf-8")

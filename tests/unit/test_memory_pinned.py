@@ -12,10 +12,9 @@ from click.testing import CliRunner
 
 from whiteboard.app import App
 from whiteboard.cli import main
-from whiteboard.memory import transfer
-from whiteboard.memory.inject import BlockLine, format_line
 from whiteboard.memory.model import MEMORY_TYPES, Memory
-from whiteboard.memory.recall import (
+from whiteboard.memory.recall.inject import BlockLine, format_line
+from whiteboard.memory.recall.recall import (
     LINE_TOKENS_MIN,
     MEMORY_WAIT,
     PINNED_TRIED,
@@ -24,10 +23,11 @@ from whiteboard.memory.recall import (
     recall_for_send,
     send_memories,
 )
-from whiteboard.memory.schema import MIGRATIONS
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.settings import PINNED_TOKENS
-from whiteboard.memory.sites import SiteStore
+from whiteboard.memory.store import transfer
+from whiteboard.memory.store.schema import MIGRATIONS
+from whiteboard.memory.store.settings import PINNED_TOKENS
+from whiteboard.memory.store.sites import SiteStore
 from whiteboard.protocol.errors import BadRequest
 from whiteboard.tokens import TokenCounter
 

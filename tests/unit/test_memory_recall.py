@@ -6,13 +6,13 @@ import time
 
 import pytest
 
+from whiteboard import text as T
 from whiteboard.app import App
-from whiteboard.memory import text as T
-from whiteboard.memory.inject import strip_blocks
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.recall import RecallSettings, count_use, recall, recall_for_send
+from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.memory.recall.recall import RecallSettings, count_use, recall, recall_for_send
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
+from whiteboard.memory.store.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()

@@ -6,10 +6,10 @@ import time
 import pytest
 
 from whiteboard.config import Limits
-from whiteboard.memory.conversation import ConversationExtractor
-from whiteboard.memory.schedule import DEFAULT_DELAY, ExtractionScheduler, delay_from_env
+from whiteboard.memory.extract.conversation import ConversationExtractor
+from whiteboard.memory.extract.schedule import DEFAULT_DELAY, ExtractionScheduler, delay_from_env
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
+from whiteboard.memory.store.sites import SiteStore
 from whiteboard.sessions.store import SessionStore
 
 

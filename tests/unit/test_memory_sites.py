@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from whiteboard.memory.sites import SiteStore, site_of_key
+from whiteboard.memory.store.sites import SiteStore, site_of_key
 from whiteboard.protocol.errors import BadRequest, Unavailable
 
 

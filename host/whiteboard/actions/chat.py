@@ -16,9 +16,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from ..memory.inject import strip_blocks
-from ..memory.recall import count_use, memory_turn, note_message, recall_for_send, send_memories
-from ..memory.sites import site_of_key
+from ..memory.recall.inject import strip_blocks
+from ..memory.recall.recall import count_use, memory_turn, note_message, recall_for_send, send_memories
+from ..memory.store.sites import site_of_key
 from ..privacy import redact
 from ..protocol.errors import BadRequest, WhiteboardError
 from ..protocol.messages import chat

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from ..memory import transfer
 from ..memory.model import Memory, Suggestion
-from ..memory.recall import recall
-from ..memory.sites import check_site
+from ..memory.recall.recall import recall
+from ..memory.store import transfer
+from ..memory.store.sites import check_site
 from ..privacy import redact
 from ..protocol.errors import BadRequest
 from ..protocol.messages import memory as msg

@@ -13,9 +13,9 @@ from pathlib import Path
 from ..config import config_dir
 from ..files import remove_empty_dir
 from ..llm.settings import SETTINGS_FILE as MODEL_SETTINGS_FILE
-from ..memory.settings import SETTINGS_FILE as MEMORY_SETTINGS_FILE
-from ..memory.sites import SITES_FILE
-from ..memory.vault import default_paths
+from ..memory.store.settings import SETTINGS_FILE as MEMORY_SETTINGS_FILE
+from ..memory.store.sites import SITES_FILE
+from ..memory.store.vault import default_paths
 from ..server.control import SOCKET_GLOB, pid_alive, runtime_dir
 
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")

@@ -120,7 +120,7 @@ class SettingsStore:
         # The memory vault shares the key file: with it missing, no new key is made while
         # the vault exists. Defaults to the user's vault only for the user's config dir.
         if vault_path is None and directory is None:
-            from ..memory.vault import VAULT_FILE
+            from ..memory.store.vault import VAULT_FILE
 
             vault_path = data_dir() / VAULT_FILE
         self.vault_path = vault_path

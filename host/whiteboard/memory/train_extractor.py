@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import text as T
-from .classifier import WEIGHTS_FILE, Weights, candidate_sentences, features
+from .. import text as T
+from .extract.classifier import WEIGHTS_FILE, Weights, candidate_sentences, features
 from .model import MEMORY_TYPES
 
 REPO = Path(__file__).resolve().parents[3]
@@ -209,8 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no labelled set at {args.data}: give --data (it is tests/data/extraction/turns.jsonl in the "
               "repository)", file=sys.stderr)
         return 2
-    from . import embedder as bundled
-    from .classifier import load_weights
+    from .extract.classifier import load_weights
+    from .meaning import embedder as bundled
 
     embedder = bundled.local_embedder()
     if embedder is None:

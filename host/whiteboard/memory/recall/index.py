@@ -20,8 +20,8 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from . import text as T
-from .model import Memory
+from ... import text as T
+from ..model import Memory
 
 BACKGROUND_DOCS = 1000
 # Chosen on LoCoMo conversations 1-5 (docs/memory.md): less length normalisation than the

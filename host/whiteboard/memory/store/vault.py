@@ -28,14 +28,14 @@ import numpy as np
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from .. import crypto
-from ..config import config_dir, data_dir
-from ..files import unwritable
-from ..protocol.bounds import MAX_COUNT
-from . import text as T
+from ... import crypto
+from ... import text as T
+from ...config import config_dir, data_dir
+from ...files import unwritable
+from ...protocol.bounds import MAX_COUNT
+from ..errors import MemoryDamaged, RowRejected, VaultUnavailable
+from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .clamp import clamped
-from .errors import MemoryDamaged, RowRejected, VaultUnavailable
-from .model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .schema import migrate
 from .suggestions import SuggestionRows
 
@@ -99,7 +99,7 @@ class Vault(SuggestionRows):
                     from None
         else:
             # The stored API key shares the key file: no new key while it exists.
-            from ..llm.settings import SettingsStore
+            from ...llm.settings import SettingsStore
 
             try:
                 key = crypto.load_or_create_key(key_path, SettingsStore(key_path.parent).encrypted_files())
