@@ -61,7 +61,7 @@ def fill_vault(root: Path, size: int) -> None:
     from whiteboard.memory.model import Memory, new_memory_id
     from whiteboard.memory.service import MemoryService
     from whiteboard.memory.store.sites import SiteStore
-    from whiteboard.memory.store.vault import KEY_FILE, VAULT_FILE
+    from whiteboard.settings_store import KEY_FILE, VAULT_FILE
 
     corpus, now = Corpus(), time.time()
     service = MemoryService(root / "wb-data" / VAULT_FILE, root / "wb-config" / KEY_FILE,

@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator
 
 from .. import text as T
 from ..protocol.errors import BadRequest, NotFound
+from ..settings_store import default_paths
 from .errors import MemoryChanged, MemoryDamaged
 from .meaning.vectors import MeaningIndexer
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
@@ -27,7 +28,7 @@ from .recall.index import MemoryIndex
 from .store.settings import MemorySettingsStore
 from .store.sites import SiteStore
 from .store.usage import UsageRecorder
-from .store.vault import DuplicateText, RevisionConflict, Vault, default_paths, vault_exists
+from .store.vault import DuplicateText, RevisionConflict, Vault, vault_exists
 
 log = logging.getLogger("whiteboard.memory")
 
