@@ -1,4 +1,4 @@
-"""Word and CJK handling shared by search, dedupe and extraction.
+"""Word and CJK handling shared by long-term memory (search, dedupe, extraction) and a session's ranking.
 
 Words: lowercased, accents folded, split on \\w runs (the way FTS5's unicode61 does), and
 stemmed by SQLite FTS5's own `porter` tokenizer, the one the search index uses (measured on
