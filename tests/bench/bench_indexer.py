@@ -33,7 +33,7 @@ from bench.bench_memory import LOCOMO, TYPES, Corpus, observations
 from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
+from whiteboard.sites import SiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -43,7 +43,7 @@ from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.recall.index import MemoryIndex
 from whiteboard.memory.recall.recall import DEFAULT, fuse_hybrid, recall
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 ROOT = Path(__file__).resolve().parents[2]

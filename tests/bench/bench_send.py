@@ -60,8 +60,8 @@ def fill_vault(root: Path, size: int) -> None:
     from whiteboard.memory.meaning.embedder import local_embedder
     from whiteboard.memory.model import Memory, new_memory_id
     from whiteboard.memory.service import MemoryService
-    from whiteboard.memory.store.sites import SiteStore
     from whiteboard.settings_store import KEY_FILE, VAULT_FILE
+    from whiteboard.sites import SiteStore
 
     corpus, now = Corpus(), time.time()
     service = MemoryService(root / "wb-data" / VAULT_FILE, root / "wb-config" / KEY_FILE,

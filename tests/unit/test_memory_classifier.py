@@ -21,10 +21,10 @@ from whiteboard.memory.extract.statement import language, statement
 from whiteboard.memory.meaning.embedder import local_embedder
 from whiteboard.memory.recall.recall import recall
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
 from whiteboard.memory.train_extractor import DEFAULT_DATA, data_hash, examples, load_rows, same_weights, train
 from whiteboard.memory.train_extractor import main as train_main
 from whiteboard.sessions.store import SessionStore
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 MODEL = local_embedder()

@@ -13,7 +13,7 @@ from whiteboard.memory.errors import EmbedFailed
 from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder, config_from_env
 from whiteboard.memory.recall.recall import recall
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()

@@ -16,8 +16,8 @@ from whiteboard.memory.extract.extract import AUTOMATIC, MANUAL, rule_extract
 from whiteboard.memory.extract.model_extract import model_from
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.store.settings import SUGGEST_BELOW
-from whiteboard.memory.store.sites import SiteStore
 from whiteboard.sessions.store import SessionStore
+from whiteboard.sites import SiteStore
 
 
 def facts(messages, thresholds=MANUAL):

@@ -16,7 +16,7 @@ from whiteboard.memory.meaning import vectors
 from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
+from whiteboard.sites import SiteStore
 
 REFUSED = "Memory 57 is the one text the provider refuses"
 

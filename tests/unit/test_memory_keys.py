@@ -20,9 +20,9 @@ from whiteboard.llm.settings import SettingsStore
 from whiteboard.memory.errors import VaultUnavailable
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
 from whiteboard.memory.store.vault import Vault
 from whiteboard.protocol.errors import BadRequest, Unavailable
+from whiteboard.sites import SiteStore
 
 CTX = multiprocessing.get_context("fork")
 

@@ -14,7 +14,7 @@ from whiteboard.memory.meaning import embedder as bundled
 from whiteboard.memory.meaning.vectors import LOCAL_QUERY_DEADLINE
 from whiteboard.memory.recall.recall import recall
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()

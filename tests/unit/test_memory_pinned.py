@@ -27,8 +27,8 @@ from whiteboard.memory.service import MemoryService
 from whiteboard.memory.store import transfer
 from whiteboard.memory.store.schema import MIGRATIONS
 from whiteboard.memory.store.settings import PINNED_TOKENS
-from whiteboard.memory.store.sites import SiteStore
 from whiteboard.protocol.errors import BadRequest
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()

@@ -12,7 +12,7 @@ from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.recall.inject import strip_blocks
 from whiteboard.memory.recall.recall import RecallSettings, count_use, recall, recall_for_send
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()

@@ -9,8 +9,8 @@ from whiteboard.config import Limits
 from whiteboard.memory.extract.conversation import ConversationExtractor
 from whiteboard.memory.extract.schedule import DEFAULT_DELAY, ExtractionScheduler, delay_from_env
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.store.sites import SiteStore
 from whiteboard.sessions.store import SessionStore
+from whiteboard.sites import SiteStore
 
 
 class FakeClock:

@@ -8,8 +8,6 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from .store.sites import SiteStore
-
 if TYPE_CHECKING:  # the service and its extractors load numpy and the vault: only when memory is used
     from .service import MemoryService
 
@@ -42,7 +40,7 @@ def service_for(app) -> MemoryService:
             from .meaning.embedder import local_embedder
             from .service import MemoryService
 
-            service = MemoryService(embedder=load_embedder)
+            service = MemoryService(embedder=load_embedder, sites=app.sites)
 
             # The classifier's weights fit the bundled model only, whatever replaces it for recall.
             service.extractor = ConversationExtractor(service, app.sessions,
@@ -54,9 +52,7 @@ def service_for(app) -> MemoryService:
 
 def open_at_start(app) -> None:
     """Build the index when the host starts (design §5), so the first send on an opted-in
-    site does not wait for the vault; nothing is opened for a user who never opted in."""
-    if not any(site.memory_on for site in SiteStore().all()):
-        return
+    site does not wait for the vault. Called only for a user who opted in (App.memory_at_start)."""
     service = service_for(app)
     try:
         service.ready()

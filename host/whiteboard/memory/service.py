@@ -21,12 +21,12 @@ from typing import Callable, Iterable, Iterator
 from .. import text as T
 from ..protocol.errors import BadRequest, NotFound
 from ..settings_store import default_paths
+from ..sites import SiteStore
 from .errors import MemoryChanged, MemoryDamaged
 from .meaning.vectors import MeaningIndexer
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
 from .recall.index import MemoryIndex
 from .store.settings import MemorySettingsStore
-from .store.sites import SiteStore
 from .store.usage import UsageRecorder
 from .store.vault import DuplicateText, RevisionConflict, Vault, vault_exists
 

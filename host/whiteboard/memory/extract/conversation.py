@@ -21,11 +21,11 @@ from typing import Callable
 
 from ... import text as T
 from ...protocol.errors import BadRequest, Forbidden, NotFound, Unavailable
+from ...sites import site_of_key
 from ..errors import MemoryChanged
 from ..model import Memory, Suggestion, new_memory_id, new_suggestion_id
 from ..service import MemoryService, check_text
 from ..store.settings import SUGGEST_BELOW
-from ..store.sites import site_of_key
 from .candidate import Candidate
 from .dedupe import Decision, decide
 from .extract import AUTOMATIC, MANUAL, rule_extract

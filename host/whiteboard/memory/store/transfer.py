@@ -25,10 +25,10 @@ from ... import text as T
 from ...privacy import redact
 from ...protocol.bounds import Count, UnixSeconds
 from ...protocol.errors import BadRequest
+from ...sites import check_site
 from ...text import clean_words
 from ..errors import RowRejected
 from ..model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
-from .sites import check_site
 
 if TYPE_CHECKING:  # the service loads numpy and the vault: not at the host's start-up
     from ..service import MemoryService
