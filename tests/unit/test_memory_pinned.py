@@ -10,7 +10,6 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from whiteboard.app import App
 from whiteboard.cli import main
 from whiteboard.memory.model import MEMORY_TYPES, Memory
 from whiteboard.memory.recall.inject import BlockLine, format_line
@@ -163,16 +162,6 @@ def test_pinned_cap_setting_is_checked_and_kept(service):
         with pytest.raises(BadRequest, match="pinned_tokens"):
             service.settings.update(pinned_tokens=bad)
     assert service.settings.load().pinned_tokens == 40
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))
-    app = App(tokens=TOKENS)
-    yield app
-    app.stopping.set()
-    app.memory.close()
 
 
 def test_recall_for_send_carries_pinned_only_on_opted_in_sites_within_the_stored_cap(app):

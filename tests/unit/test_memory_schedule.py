@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from support.waiting import wait_for
 from whiteboard.config import Limits
 from whiteboard.memory.extract.conversation import ConversationExtractor
 from whiteboard.memory.extract.schedule import DEFAULT_DELAY, ExtractionScheduler, delay_from_env
@@ -78,15 +79,6 @@ def setup(tmp_path):
     stop.set()
     extractor.scheduler.stop()
     service.close()
-
-
-def wait_for(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_short_window_with_the_real_thread(setup):

@@ -1,0 +1,21 @@
+"""Waiting for something a background thread does, in the tests that are not e2e."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def wait_for(predicate: Callable[[], T], timeout: float = 10.0, what: str = "condition") -> T:
+    """The predicate's first true value, polled every 20 ms; AssertionError after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
