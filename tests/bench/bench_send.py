@@ -26,6 +26,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from e2e import harness
+from support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,7 +101,7 @@ def run_case(context, page, key: str, sends: int, selection: bool) -> list[float
         before, enters = page.evaluate("() => [window.__sim.sent.length, window.__enters.length]")
         harness.type_draft(page, "chatgpt", f"Message number {i}")
         page.keyboard.press("Enter")
-        harness.wait_for(lambda n=before + 1: page.evaluate("() => window.__sim.sent.length") == n, timeout=5,
+        wait_for(lambda n=before + 1: page.evaluate("() => window.__sim.sent.length") == n, timeout=5,
                          interval=0.005, what="the send")
         seen, enter, sent = page.evaluate(
             "() => [window.__enters.length, window.__enters.at(-1), window.__sim.sent.at(-1)]")

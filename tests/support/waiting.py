@@ -1,4 +1,4 @@
-"""Waiting for something a background thread does, in the tests that are not e2e."""
+"""Waiting for something another thread, process or page does."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def wait_for(predicate: Callable[[], T], timeout: float = 10.0, what: str = "condition") -> T:
-    """The predicate's first true value, polled every 20 ms; AssertionError after `timeout` s."""
+def wait_for(predicate: Callable[[], T], timeout: float = 10.0, interval: float = 0.05,
+             what: str = "condition") -> T:
+    """The predicate's first true value, polled every `interval` s; AssertionError after `timeout` s."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -18,4 +19,4 @@ def wait_for(predicate: Callable[[], T], timeout: float = 10.0, what: str = "con
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
+        time.sleep(interval)
