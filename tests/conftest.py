@@ -3,6 +3,8 @@ from pathlib import Path
 import pytest
 
 from support.host import HostProcess, isolated_env
+from support.inprocess import loaded_tokens
+from whiteboard.app import App
 
 pytest_plugins = ["support.fake_openai"]  # the fake_openai fixture
 
@@ -28,3 +30,17 @@ def host(host_env):
     """The real host process over real pipes (tests/actions overrides it with the in-process core)."""
     with HostProcess(env=host_env) as h:
         yield h
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """An App (the tokenizer loaded) whose config and data dirs are in tmp_path; its memory
+    service, if one was made, closed after."""
+    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))
+    app = App(tokens=loaded_tokens())
+    yield app
+    app.stopping.set()
+    service = app.__dict__.get("_memory_service")
+    if service is not None:
+        service.close()

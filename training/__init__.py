@@ -3,7 +3,7 @@
 
     python -m training.extractor [--check]   host/whiteboard/memory/data/extractor.npz
     python -m training.adapter [--check]     host/whiteboard/memory/data/meaning_adapter.npz
-    python -m training.gate [--check]        host/whiteboard/memory/context_gate.json
+    python -m training.gate [--check]        host/whiteboard/memory/meaning/context_gate.json
     python -m training.floors                recall's cosine floors (printed; set in embedder.py)
 
 Each records its training sources with their licences in the weights (`sources.py`); `--check`

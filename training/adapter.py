@@ -1,4 +1,4 @@
-"""Train the meaning adapter (host/whiteboard/memory/adapter.py) for the bundled model and write
+"""Train the meaning adapter (host/whiteboard/memory/meaning/adapter.py) for the bundled model and write
 host/whiteboard/memory/data/meaning_adapter.npz. Run:
 
     python -m training.adapter [--check] [--validate]
@@ -28,7 +28,7 @@ import sys
 
 import numpy as np
 
-from whiteboard.memory.adapter import WEIGHTS
+from whiteboard.memory.meaning.adapter import WEIGHTS
 
 from . import sources as S
 from .vectors import embed_cached
@@ -136,7 +136,7 @@ def same_matrix(a: np.ndarray, b: np.ndarray) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    from whiteboard.memory.embedder import local_embedder
+    from whiteboard.memory.meaning.embedder import local_embedder
 
     model = local_embedder()
     if model is None:

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from whiteboard.memory import text as T
-from whiteboard.memory.classifier import WEIGHTS_FILE, Weights, candidate_sentences, features
+from whiteboard import text as T
+from whiteboard.memory.extract.classifier import WEIGHTS_FILE, Weights, candidate_sentences, features
 from whiteboard.memory.model import MEMORY_TYPES
 
 from . import sources as S
@@ -223,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no labelled set at {args.data}: give --data (it is tests/data/extraction/turns.jsonl in the "
               "repository)", file=sys.stderr)
         return 2
-    from whiteboard.memory import embedder as bundled
-    from whiteboard.memory.classifier import load_weights
+    from whiteboard.memory.extract.classifier import load_weights
+    from whiteboard.memory.meaning import embedder as bundled
 
     embedder = bundled.local_embedder()
     if embedder is None:

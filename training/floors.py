@@ -1,4 +1,4 @@
-"""Choose recall's cosine floors (host/whiteboard/memory/embedder.py) for the shipped meaning
+"""Choose recall's cosine floors (host/whiteboard/memory/meaning/embedder.py) for the shipped meaning
 adapter and context gate, on our own data only (the adapter's training data, training/adapter.py):
 never LoCoMo, never the paraphrase test set. Run after training the adapter
 and the gate (the floors are cosines in the adapter's space, so they move with it):
@@ -25,11 +25,11 @@ import time
 
 import numpy as np
 
-from whiteboard.memory import embedder as bundled
-from whiteboard.memory.index import MemoryIndex
+from whiteboard.memory.meaning import embedder as bundled
+from whiteboard.memory.meaning.vectors import VectorIndex
 from whiteboard.memory.model import Memory
-from whiteboard.memory.recall import recall
-from whiteboard.memory.vectors import VectorIndex
+from whiteboard.memory.recall.index import MemoryIndex
+from whiteboard.memory.recall.recall import recall
 
 from . import adapter as A
 from . import sources as S

@@ -1,5 +1,5 @@
-"""Train the context gate (host/whiteboard/memory/context_gate.py) for the bundled model and
-write host/whiteboard/memory/context_gate.json. Run: python -m training.gate [--check]
+"""Train the context gate (host/whiteboard/memory/meaning/context_gate.py) for the bundled model and
+write host/whiteboard/memory/meaning/context_gate.json. Run: python -m training.gate [--check]
 
 Data: tests/bench/data/paraphrase_train.json only, written by us (MIT; never the test set,
 paraphrase_recall.json): its pairs' requests and its `personal` requests want personal context
@@ -21,7 +21,7 @@ import sys
 
 import numpy as np
 
-from whiteboard.memory.context_gate import WEIGHTS
+from whiteboard.memory.meaning.context_gate import WEIGHTS
 
 from . import sources as S
 
@@ -54,7 +54,7 @@ def training_data() -> tuple[list[str], list[str], dict]:
 
 
 def examples(model, wanting: list[str], unrelated: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    from whiteboard.memory.vectors import ranking_space
+    from whiteboard.memory.meaning.vectors import ranking_space
 
     x = ranking_space(model, model.embed_queries(wanting + unrelated)).astype(np.float64)
     return x, np.r_[np.ones(len(wanting)), np.zeros(len(unrelated))]
@@ -73,8 +73,8 @@ def held_out(x: np.ndarray, y: np.ndarray, folds: int = 5) -> tuple[float, float
 
 
 def document(model_id: str, w: np.ndarray, b: float, record: dict) -> dict:
-    return {"about": "Context gate weights (whiteboard.memory.context_gate), written by python -m training.gate "
-                     "from tests/bench/data/paraphrase_train.json.",
+    return {"about": "Context gate weights (whiteboard.memory.meaning.context_gate), written by "
+                     "python -m training.gate from tests/bench/data/paraphrase_train.json.",
             "model": model_id, "threshold": THRESHOLD, "bias": round(b, 6),
             "weights": [round(float(v), 6) for v in w], "sources": record}
 
@@ -88,7 +88,7 @@ def same_document(a: dict, b: dict) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    from whiteboard.memory.embedder import local_embedder
+    from whiteboard.memory.meaning.embedder import local_embedder
 
     model = local_embedder()
     if model is None:

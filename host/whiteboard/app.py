@@ -10,6 +10,7 @@ from .llm.layer import ModelLayer
 from .llm.summary import RefiningSummarizer
 from .sessions.store import SessionStore
 from .sessions.summary import fold_pending
+from .sites import SiteStore
 from .tokens import TokenCounter
 
 
@@ -18,6 +19,7 @@ class App:
         self.config = config or HostConfig.from_env()
         self.tokens = tokens or TokenCounter()
         self.sessions = SessionStore(self.config.limits)
+        self.sites = SiteStore()  # per-site settings, the memory service's too
         # The configured model, if any; the summary is extractive at once, refined by the model later.
         self.llm = ModelLayer()
         self.summarizer = RefiningSummarizer(self.tokens, self.sessions, self.llm)
@@ -36,6 +38,14 @@ class App:
         from .memory.hub import service_for
 
         return service_for(self)
+
+    def memory_at_start(self) -> None:
+        """Open the vault and build its index now (design §5) if the user turned long-term
+        memory on for any site; otherwise no memory code is even imported (design §1)."""
+        if any(site.memory_on for site in self.sites.all()):
+            from .memory.hub import open_at_start
+
+            open_at_start(self)
 
     def close(self, timeout: float = 1.0) -> None:
         """At exit: write the usage counts still queued. Bounded, because the browser kills

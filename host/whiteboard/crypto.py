@@ -15,9 +15,6 @@ from hashlib import sha256
 from pathlib import Path
 from typing import Iterable
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
 KEY_BYTES = 32
 NONCE_BYTES = 12
 
@@ -59,6 +56,8 @@ def create_key(path: Path) -> bytes:
     a temp file and then linked into place, which fails if path exists: no reader ever
     sees a half-written key, and no key is ever replaced. OSError if the dir is unwritable."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # ~9 MB: only when a key is used
+
     key = AESGCM.generate_key(bit_length=KEY_BYTES * 8)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -100,6 +99,8 @@ def keyed_hash(key: bytes, data: bytes) -> bytes:
 
 def encrypt(key: bytes, plaintext: bytes, aad: bytes = b"") -> bytes:
     """nonce || ciphertext+tag; aad binds the ciphertext to its row/purpose."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     nonce = os.urandom(NONCE_BYTES)
     return nonce + AESGCM(key).encrypt(nonce, plaintext, aad)
 
@@ -107,6 +108,9 @@ def encrypt(key: bytes, plaintext: bytes, aad: bytes = b"") -> bytes:
 def decrypt(key: bytes, blob: bytes, aad: bytes = b"") -> bytes:
     if len(blob) < NONCE_BYTES + 16:
         raise DecryptError("ciphertext is too short")
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     try:
         return AESGCM(key).decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], aad)
     except InvalidTag:

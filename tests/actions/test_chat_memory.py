@@ -9,7 +9,8 @@ import pytest
 
 from support.host import isolated_env, ok
 from support.inprocess import InProcessHost
-from whiteboard.memory.inject import strip_blocks
+from support.waiting import wait_for
+from whiteboard.memory.recall.inject import strip_blocks
 
 GPT = "chatgpt.com:7"
 CLAUDE = "claude.ai:8"
@@ -38,15 +39,6 @@ def user_turns(host, key):
 
 def usage(host, memory_id):
     return ok(host.request("memory.get", memory_id=memory_id))["memory"]["usage_count"]
-
-
-def wait_for(predicate, timeout=8.0, what="condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from support.host import isolated_env, key_path, ok, vault_path
 from support.inprocess import InProcessHost
-from whiteboard.memory.embedder import local_embedder
+from whiteboard.memory.meaning.embedder import local_embedder
 
 HTML = 'Prefers <b>bold</b> titles <img src=x onerror="alert(1)"> &amp; <script>alert(2)</script>'
 

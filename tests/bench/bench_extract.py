@@ -33,11 +33,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from training.extractor import load_rows
-from whiteboard.memory import text as T
-from whiteboard.memory.classifier import LearnedExtractor, candidate_sentences, load_weights
-from whiteboard.memory.embedder import local_embedder
-from whiteboard.memory.extract import Thresholds, rule_extract
-from whiteboard.memory.settings import SUGGEST_BELOW
+from whiteboard import text as T
+from whiteboard.memory.extract.classifier import LearnedExtractor, candidate_sentences, load_weights
+from whiteboard.memory.extract.extract import Thresholds, rule_extract
+from whiteboard.memory.meaning.embedder import local_embedder
+from whiteboard.memory.store.settings import SUGGEST_BELOW
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "extraction" / "turns.jsonl"

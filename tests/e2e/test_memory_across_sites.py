@@ -20,7 +20,7 @@ from e2e.harness import (
 )
 from support.host import ok
 from whiteboard.config import EXTENSION_ID
-from whiteboard.memory.inject import strip_blocks
+from whiteboard.memory.recall.inject import strip_blocks
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
 HOSTS = {"chatgpt": "chatgpt.com", "claude": "claude.ai"}

@@ -4,7 +4,7 @@ export, import, wipe; memory HTML shows as text."""
 
 import json
 
-from e2e.harness import wait_for
+from support.waiting import wait_for
 from whiteboard.config import EXTENSION_ID
 
 URL = f"chrome-extension://{EXTENSION_ID}/memory/manager.html"

@@ -13,7 +13,8 @@ from types import SimpleNamespace
 import pytest
 
 from e2e import harness
-from e2e.harness import EXTENSION_ID, capture_selection, session_key, session_messages, sim, tab_id, wait_for
+from e2e.harness import EXTENSION_ID, capture_selection, session_key, session_messages, sim, tab_id
+from support.waiting import wait_for
 
 EXAMPLE = Path(__file__).resolve().parent / "example_site"
 SITE_FILES = {"content/chat/example-chat.js", "content/chat/example-chat.selectors.js"}

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from e2e import harness
-from e2e.harness import EXTENSION_ID, open_chat, service_worker, sim, type_draft, wait_for
+from e2e.harness import EXTENSION_ID, open_chat, service_worker, sim, type_draft
+from support.waiting import wait_for
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from e2e.harness import EXTENSION_ID, service_worker, wait_for
+from e2e.harness import EXTENSION_ID, service_worker
 from support.fake_openai import FakeOpenAI
+from support.waiting import wait_for
 
 KEY = "sk-e2e-options-7f3a9c2b1d"
 

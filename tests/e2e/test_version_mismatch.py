@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from e2e import harness
-from e2e.harness import EXTENSION_ID, capture_selection, open_chat, session_key, sim, tab_id, type_draft, wait_for
+from e2e.harness import EXTENSION_ID, capture_selection, open_chat, session_key, sim, tab_id, type_draft
+from support.waiting import wait_for
 from whiteboard import version
 from whiteboard.install.manifest import build_manifest, origin_for, write_manifest
 from whiteboard.protocol import PROTOCOL_VERSION

@@ -1,5 +1,5 @@
 // content/chat/send-interceptor.js: a draft that already carries a Whiteboard block is
-// sent as it is (the block went in once). The blocks are the host's (memory/inject.py).
+// sent as it is (the block went in once). The blocks are the host's (memory/recall/inject.py).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from support.host import HostProcess, files_under, isolated_env, key_path, vault_path
-from whiteboard.memory.vault import Vault
+from whiteboard.memory.store.vault import Vault
 from whiteboard.server.pool import QUEUE_JOBS
 
 MARKERS = ["PANGOLIN-MEMORY-4242", "walrus-preference-plan", "記憶マーカー", "tag-marker-5150", "edited-marker-99"]

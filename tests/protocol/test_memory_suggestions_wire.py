@@ -2,7 +2,7 @@
 memory.suggestions / memory.accept / memory.discard, and a waiting suggestion never sent."""
 
 from support.host import HostProcess, isolated_env, ok
-from whiteboard.memory.embedder import local_embedder
+from whiteboard.memory.meaning.embedder import local_embedder
 
 KEY = "claude.ai:4"
 

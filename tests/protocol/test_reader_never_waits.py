@@ -240,8 +240,8 @@ def test_pings_and_sends_are_answered_through_an_import_and_sends_with_many_pins
 @pytest.mark.slow
 def test_pings_and_sends_are_answered_while_a_large_vault_opens_at_start_and_is_wiped(env, tmp_path):
     from whiteboard.memory.model import Memory, new_memory_id
-    from whiteboard.memory.sites import SiteStore
-    from whiteboard.memory.vault import Vault
+    from whiteboard.memory.store.vault import Vault
+    from whiteboard.sites import SiteStore
 
     n = 40_000
     root = tmp_path / "env"

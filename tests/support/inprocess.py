@@ -27,7 +27,6 @@ import pytest
 from whiteboard.actions import load_all
 from whiteboard.app import App
 from whiteboard.config import HostConfig
-from whiteboard.memory.hub import open_at_start
 from whiteboard.protocol.framing import FrameWriter
 from whiteboard.server.loop import Server
 from whiteboard.sessions.store import start_cleanup_timer
@@ -81,7 +80,7 @@ class InProcessHost(FramedPeer):
         super().__init__(os.fdopen(requests_out, "wb"), replies_in)
         self._thread = threading.Thread(target=self._serve, name="inprocess-host", daemon=True)
         self._thread.start()
-        open_at_start(self.app)  # as the host does once its stack has loaded
+        self.app.memory_at_start()  # as the host does once its stack has loaded
 
     def _serve(self) -> None:
         try:

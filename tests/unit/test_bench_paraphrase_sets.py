@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bench.bench_memory import PARAPHRASES, PARAPHRASES_DEV, PARAPHRASES_TRAIN, shared_words
-from whiteboard.memory import text as T
+from whiteboard import text as T
 
 SETS = {"test": PARAPHRASES, "dev": PARAPHRASES_DEV, "train": PARAPHRASES_TRAIN}
 

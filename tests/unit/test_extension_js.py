@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from whiteboard.actions.chat import _fence, _render_selections
-from whiteboard.memory.inject import BlockLine, format_block, strip_blocks
+from whiteboard.memory.recall.inject import BlockLine, format_block, strip_blocks
 
 ROOT = Path(__file__).resolve().parents[2]
 ESLINT = ROOT / "tools" / "eslint" / "node_modules" / ".bin" / "eslint"
@@ -41,7 +41,7 @@ def test_eslint_passes():
 
 def test_the_page_and_the_host_agree_on_which_drafts_carry_a_block():
     """The send interceptor lets a draft through untouched when it already carries a block;
-    it must take exactly the drafts the host would strip a block from (memory/inject.py),
+    it must take exactly the drafts the host would strip a block from (memory/recall/inject.py),
     checked on the blocks the host really writes."""
     blocks = [_render_selections(["Kyoto has 1,600 temples."]), _render_selections(["a", "b <b>c</b>"]),
               format_block([BlockLine("preference", 3, "Prefers TypeScript")]),

@@ -31,7 +31,8 @@ def with_user_data(root: Path) -> dict:
     """A registered install whose user has a vault (real, encrypted), its key and settings."""
     env = isolated_env(root, PYTHONIOENCODING="utf-8")
     assert run(env, "install", "--browser", "chromium").returncode == 0
-    made = subprocess.run([sys.executable, "-c", "from whiteboard.memory.vault import Vault; Vault.open().close()"],
+    made = subprocess.run([sys.executable, "-c",
+                           "from whiteboard.memory.store.vault import Vault; Vault.open().close()"],
                           env=env, capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
     settings = Path(env["XDG_CONFIG_HOME"], "whiteboard")

@@ -4,6 +4,7 @@ extractive on failure, and a late model answer never overwrites a newer fold."""
 import time
 
 from support.fake_openai import fail, hang, reply
+from support.waiting import wait_for
 from whiteboard.config import Limits
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore
@@ -29,15 +30,6 @@ def fill(store, first=0, n=6, key="chatgpt.com:1"):
     return store.get(key)
 
 
-def wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_the_fold_is_extractive_at_once_then_the_model_summary_replaces_it(tmp_path, fake_openai):
     fake_openai.script(reply("- Carol settled on option 3 for Zephyr.", first_delay=0.5))
     store, summ = summarizer_for(tmp_path, fake_openai)
@@ -47,9 +39,9 @@ def test_the_fold_is_extractive_at_once_then_the_model_summary_replaces_it(tmp_p
     assert time.monotonic() - started < 0.3  # the model's 0.5 s never reaches the request path
     assert session.summary_method == "extractive" and "option 2" in session.summary
     assert summ.refining(session)
-    assert wait_until(lambda: session.summary_method == "model")
+    assert wait_for(lambda: session.summary_method == "model")
     assert session.summary == "- Carol settled on option 3 for Zephyr."
-    assert wait_until(lambda: not summ.refining(session))
+    assert wait_for(lambda: not summ.refining(session))
     prompt = fake_openai.chat_requests()[0].json["messages"][1]["content"]
     assert "option 1" in prompt and "option 2" in prompt and "option 5" not in prompt  # only the dropped ones
 
@@ -63,7 +55,7 @@ def test_a_model_summary_is_held_to_800_tokens(tmp_path, fake_openai):
         store, summ = summarizer_for(tmp_path, fake_openai)
         session = fill(store)
         fold_pending(session, summ, TOKENS, CAP)
-        assert wait_until(lambda session=session: session.summary_method == "model")
+        assert wait_for(lambda session=session: session.summary_method == "model")
         assert 0 < TOKENS.count(session.summary) <= CAP
 
 
@@ -73,7 +65,7 @@ def test_a_failing_model_leaves_the_extractive_summary(tmp_path, fake_openai):
     session = fill(store)
     fold_pending(session, summ, TOKENS, CAP)
     extractive = session.summary
-    assert wait_until(lambda: fake_openai.chat_requests() and not summ.refining(session))
+    assert wait_for(lambda: fake_openai.chat_requests() and not summ.refining(session))
     assert session.summary == extractive and session.summary_method == "extractive"
 
 
@@ -83,7 +75,7 @@ def test_a_model_timeout_leaves_the_extractive_summary(tmp_path, fake_openai):
     session = fill(store)
     fold_pending(session, summ, TOKENS, CAP)
     extractive = session.summary
-    assert wait_until(lambda: not summ.refining(session), timeout=3)
+    assert wait_for(lambda: not summ.refining(session), timeout=3)
     assert session.summary == extractive and session.summary_method == "extractive"
 
 
@@ -92,10 +84,10 @@ def test_a_late_model_answer_never_overwrites_a_newer_fold(tmp_path, fake_openai
     store, summ = summarizer_for(tmp_path, fake_openai)
     session = fill(store)
     fold_pending(session, summ, TOKENS, CAP)
-    assert wait_until(lambda: len(fake_openai.chat_requests()) == 1)
+    assert wait_for(lambda: len(fake_openai.chat_requests()) == 1)
     fill(store, first=6, n=2)  # more messages dropped while the model is busy
     fold_pending(session, summ, TOKENS, CAP)
-    assert wait_until(lambda: len(fake_openai.chat_requests()) == 2 and not summ.refining(session))
+    assert wait_for(lambda: len(fake_openai.chat_requests()) == 2 and not summ.refining(session))
     time.sleep(0.1)
     assert "STALE" not in session.summary and session.summary_method == "extractive"
     assert "option 4" in session.summary  # the newer fold's content is there
@@ -110,7 +102,7 @@ def test_a_cleared_session_is_left_alone(tmp_path, fake_openai):
     session = fill(store)
     fold_pending(session, summ, TOKENS, CAP)
     store.clear("chatgpt.com:1")
-    assert wait_until(lambda: not summ.refining(session))
+    assert wait_for(lambda: not summ.refining(session))
     assert session.summary_method == "extractive" and store.get("chatgpt.com:1") is None
 
 

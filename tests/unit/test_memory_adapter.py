@@ -1,4 +1,4 @@
-"""The meaning adapter (memory/adapter.py): a fixed linear map recall applies to the bundled
+"""The meaning adapter (memory/meaning/adapter.py): a fixed linear map recall applies to the bundled
 model's vectors, on memories and drafts alike. Its arithmetic, the shipped weights and every
 way they can be unusable, the indexer mapping vectors while the vault keeps the model's own,
 and the trainer (training/adapter.py): its gradient, and that it learns."""
@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from training import adapter as train_adapter
-from whiteboard.memory import adapter
-from whiteboard.memory import embedder as bundled
-from whiteboard.memory.adapter import Adapter
-from whiteboard.memory.recall import recall
-from whiteboard.memory.vectors import ranking_space
+from whiteboard.memory.meaning import adapter
+from whiteboard.memory.meaning import embedder as bundled
+from whiteboard.memory.meaning.adapter import Adapter
+from whiteboard.memory.meaning.vectors import ranking_space
+from whiteboard.memory.recall.recall import recall
 
 from .test_memory_meanings import TOKENS, ToyEmbedder, open_service, wait_indexed  # noqa: F401 - fixture
 
@@ -174,7 +174,7 @@ def test_doctor_says_when_the_adapter_is_missing_and_when_all_loads(monkeypatch)
 
 
 def test_a_reopened_vault_maps_its_stored_vectors_chunk_by_chunk(open_service, monkeypatch):  # noqa: F811
-    from whiteboard.memory import vectors
+    from whiteboard.memory.meaning import vectors
 
     service = open_service(lambda: MappedToy())
     ids = [service.add(text, "context")[0].id for text in ("Allergic to peanuts", "Has a pet cat", "Likes satay")]

@@ -7,7 +7,7 @@ import pytest
 
 from training.extractor import DEFAULT_DATA, data_hash, examples, load_rows, same_weights, train
 from whiteboard.config import Limits
-from whiteboard.memory.classifier import (
+from whiteboard.memory.extract.classifier import (
     LearnedExtractor,
     WrongModel,
     candidate_sentences,
@@ -16,14 +16,14 @@ from whiteboard.memory.classifier import (
     learned_loader,
     load_weights,
 )
-from whiteboard.memory.conversation import ConversationExtractor
-from whiteboard.memory.embedder import local_embedder
-from whiteboard.memory.extract import MANUAL
-from whiteboard.memory.recall import recall
+from whiteboard.memory.extract.conversation import ConversationExtractor
+from whiteboard.memory.extract.extract import MANUAL
+from whiteboard.memory.extract.statement import language, statement
+from whiteboard.memory.meaning.embedder import local_embedder
+from whiteboard.memory.recall.recall import recall
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
-from whiteboard.memory.statement import language, statement
 from whiteboard.sessions.store import SessionStore
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 MODEL = local_embedder()

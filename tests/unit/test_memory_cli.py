@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from whiteboard.cli import main
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.vault import default_paths
+from whiteboard.settings_store import default_paths
 
 
 @pytest.fixture

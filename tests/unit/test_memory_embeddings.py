@@ -9,11 +9,11 @@ import pytest
 
 from support.fake_openai import EMBEDDINGS_PATH, Step, fail, hang
 from whiteboard.memory import hub
-from whiteboard.memory.embed import EmbedConfig, RemoteEmbedder, config_from_env
 from whiteboard.memory.errors import EmbedFailed
-from whiteboard.memory.recall import recall
+from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder, config_from_env
+from whiteboard.memory.recall.recall import recall
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()

@@ -9,15 +9,15 @@ import pytest
 from whiteboard.config import Limits
 from whiteboard.llm.layer import ModelLayer
 from whiteboard.llm.settings import SettingsStore
-from whiteboard.memory.candidate import Candidate
-from whiteboard.memory.conversation import ConversationExtractor, apply
-from whiteboard.memory.dedupe import decide
-from whiteboard.memory.extract import AUTOMATIC, MANUAL, rule_extract
-from whiteboard.memory.model_extract import model_from
+from whiteboard.memory.extract.candidate import Candidate
+from whiteboard.memory.extract.conversation import ConversationExtractor, apply
+from whiteboard.memory.extract.dedupe import decide
+from whiteboard.memory.extract.extract import AUTOMATIC, MANUAL, rule_extract
+from whiteboard.memory.extract.model_extract import model_from
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.settings import SUGGEST_BELOW
-from whiteboard.memory.sites import SiteStore
+from whiteboard.memory.store.settings import SUGGEST_BELOW
 from whiteboard.sessions.store import SessionStore
+from whiteboard.sites import SiteStore
 
 
 def facts(messages, thresholds=MANUAL):

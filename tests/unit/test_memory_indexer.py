@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from support.fake_openai import EMBEDDINGS_PATH, fail
-from whiteboard.memory import vectors
-from whiteboard.memory.embed import EmbedConfig, RemoteEmbedder
+from whiteboard.memory.meaning import vectors
+from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
+from whiteboard.sites import SiteStore
 
 REFUSED = "Memory 57 is the one text the provider refuses"
 

@@ -15,14 +15,14 @@ import time
 import pytest
 
 from whiteboard import crypto
+from whiteboard import text as T
 from whiteboard.llm.settings import SettingsStore
-from whiteboard.memory import text as T
 from whiteboard.memory.errors import VaultUnavailable
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
-from whiteboard.memory.vault import Vault
+from whiteboard.memory.store.vault import Vault
 from whiteboard.protocol.errors import BadRequest, Unavailable
+from whiteboard.sites import SiteStore
 
 CTX = multiprocessing.get_context("fork")
 

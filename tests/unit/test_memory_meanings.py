@@ -10,11 +10,11 @@ import time
 import numpy as np
 import pytest
 
-from whiteboard.memory import embedder as bundled
-from whiteboard.memory.recall import recall
+from whiteboard.memory.meaning import embedder as bundled
+from whiteboard.memory.meaning.vectors import LOCAL_QUERY_DEADLINE
+from whiteboard.memory.recall.recall import recall
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
-from whiteboard.memory.vectors import LOCAL_QUERY_DEADLINE
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()
@@ -173,7 +173,7 @@ def test_a_pin_or_a_new_type_keeps_the_vector_a_new_text_does_not(open_service, 
 
 
 def test_imported_memories_get_their_vectors_and_an_import_that_only_repins_embeds_nothing(open_service):
-    from whiteboard.memory import transfer
+    from whiteboard.memory.store import transfer
 
     toy = ToyEmbedder()
     service = open_service(lambda: toy)
@@ -226,7 +226,7 @@ def test_vectors_of_an_older_model_are_replaced_in_the_background_full_text_mean
 
 
 def test_a_reopened_vault_allocates_one_row_per_memory_for_its_vectors(open_service, monkeypatch):
-    from whiteboard.memory import vectors
+    from whiteboard.memory.meaning import vectors
     from whiteboard.memory.model import Memory, new_memory_id
 
     monkeypatch.setattr(vectors, "LOAD_CHUNK", 64)  # stored vectors come back in several chunks
@@ -318,7 +318,7 @@ def test_when_drafts_keep_running_late_the_send_stops_waiting(open_service):
 
 
 def test_vector_index_reuses_slots_and_searches_by_cosine():
-    from whiteboard.memory.vectors import VectorIndex
+    from whiteboard.memory.meaning.vectors import VectorIndex
 
     index = VectorIndex()
     eye = np.eye(4, dtype=np.float32)

@@ -10,12 +10,10 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from whiteboard.app import App
 from whiteboard.cli import main
-from whiteboard.memory import transfer
-from whiteboard.memory.inject import BlockLine, format_line
 from whiteboard.memory.model import MEMORY_TYPES, Memory
-from whiteboard.memory.recall import (
+from whiteboard.memory.recall.inject import BlockLine, format_line
+from whiteboard.memory.recall.recall import (
     LINE_TOKENS_MIN,
     MEMORY_WAIT,
     PINNED_TRIED,
@@ -24,11 +22,12 @@ from whiteboard.memory.recall import (
     recall_for_send,
     send_memories,
 )
-from whiteboard.memory.schema import MIGRATIONS
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.settings import PINNED_TOKENS
-from whiteboard.memory.sites import SiteStore
+from whiteboard.memory.store import transfer
+from whiteboard.memory.store.schema import MIGRATIONS
+from whiteboard.memory.store.settings import PINNED_TOKENS
 from whiteboard.protocol.errors import BadRequest
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()
@@ -163,16 +162,6 @@ def test_pinned_cap_setting_is_checked_and_kept(service):
         with pytest.raises(BadRequest, match="pinned_tokens"):
             service.settings.update(pinned_tokens=bad)
     assert service.settings.load().pinned_tokens == 40
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))
-    app = App(tokens=TOKENS)
-    yield app
-    app.stopping.set()
-    app.memory.close()
 
 
 def test_recall_for_send_carries_pinned_only_on_opted_in_sites_within_the_stored_cap(app):

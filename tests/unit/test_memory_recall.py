@@ -6,13 +6,12 @@ import time
 
 import pytest
 
-from whiteboard.app import App
-from whiteboard.memory import text as T
-from whiteboard.memory.inject import strip_blocks
+from whiteboard import text as T
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.recall import RecallSettings, count_use, recall, recall_for_send
+from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.memory.recall.recall import RecallSettings, count_use, recall, recall_for_send
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
+from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()
@@ -114,16 +113,6 @@ def test_an_injected_block_in_the_draft_is_not_a_query(service):
     put(service, "Prefers Haskell")
     block = recall(service, TOKENS, "haskell").block
     assert recall(service, TOKENS, "What time is it?\n\n" + block).memories == ()
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))
-    app = App(tokens=TOKENS)
-    yield app
-    app.stopping.set()
-    app.memory.close()
 
 
 def test_recall_for_send_only_on_opted_in_unpaused_sites(app):

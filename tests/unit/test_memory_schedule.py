@@ -5,12 +5,13 @@ import time
 
 import pytest
 
+from support.waiting import wait_for
 from whiteboard.config import Limits
-from whiteboard.memory.conversation import ConversationExtractor
-from whiteboard.memory.schedule import DEFAULT_DELAY, ExtractionScheduler, delay_from_env
+from whiteboard.memory.extract.conversation import ConversationExtractor
+from whiteboard.memory.extract.schedule import DEFAULT_DELAY, ExtractionScheduler, delay_from_env
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
 from whiteboard.sessions.store import SessionStore
+from whiteboard.sites import SiteStore
 
 
 class FakeClock:
@@ -78,15 +79,6 @@ def setup(tmp_path):
     stop.set()
     extractor.scheduler.stop()
     service.close()
-
-
-def wait_for(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_short_window_with_the_real_thread(setup):

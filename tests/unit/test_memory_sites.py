@@ -5,8 +5,8 @@ import stat
 
 import pytest
 
-from whiteboard.memory.sites import SiteStore, site_of_key
 from whiteboard.protocol.errors import BadRequest, Unavailable
+from whiteboard.sites import SiteStore, site_of_key
 
 
 def test_default_off_and_persisted(tmp_path):

@@ -14,10 +14,10 @@ from whiteboard import crypto
 from whiteboard.actions.memory import out
 from whiteboard.memory.errors import MemoryDamaged, VaultUnavailable
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.schema import MIGRATIONS
 from whiteboard.memory.service import MemoryService
-from whiteboard.memory.sites import SiteStore
-from whiteboard.memory.vault import Vault
+from whiteboard.memory.store.schema import MIGRATIONS
+from whiteboard.memory.store.vault import Vault
+from whiteboard.sites import SiteStore
 
 MARKERS = ["ZEBRA-VAULT-2718", "quokka-preference", "喜欢喝乌龙茶标记", "tag-marker-77", "old-text-marker-55"]
 

@@ -10,7 +10,7 @@ import pytest
 
 from training import adapter, extractor, gate
 from training import sources as S
-from whiteboard.memory import embedder as bundled
+from whiteboard.memory.meaning import embedder as bundled
 
 PACKAGE = S.REPO / "host" / "whiteboard"
 

@@ -12,7 +12,7 @@
   const W = (globalThis.Whiteboard ??= {});
   if (W.SendInterceptor) return;
   const { readText, replaceText } = W.editorInput;
-  // The draft already carries a block: the same opening the host strips (memory/inject.py).
+  // The draft already carries a block: the same opening the host strips (memory/recall/inject.py).
   const PREPARED = /^---[ \t]*\n(?:[ \t]*\n)*\[Whiteboard (?:context|selection|background)[^\n]*\]/m;
   const SEND_TIMEOUT_MS = 1000;
 

@@ -16,12 +16,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from ..memory.inject import strip_blocks
-from ..memory.recall import count_use, memory_turn, note_message, recall_for_send, send_memories
-from ..memory.sites import site_of_key
+from ..memory.recall.inject import strip_blocks
 from ..privacy import redact
 from ..protocol.errors import BadRequest, WhiteboardError
 from ..protocol.messages import chat
+from ..sites import site_of_key
 from . import action
 from .session import context_for
 
@@ -52,9 +51,28 @@ def memory_on(app, key: str) -> bool:
     browser's mirror of it may be out of date."""
     site = memory_site(key)
     try:
-        return site is not None and app.memory.sites.get(site).memory_on
+        return site is not None and app.sites.get(site).memory_on
     except WhiteboardError:
         return False
+
+
+def memory_wanted(app, site: str) -> bool:
+    """False only when the site's settings say long-term memory is off or paused: then none
+    of memory's code is loaded for the send (design §1). An unreadable settings file is
+    left to the memory path, which reports it as before."""
+    try:
+        return app.sites.get(site).memory_on
+    except WhiteboardError:
+        return True
+
+
+def note_turn(app, key: str) -> None:
+    """A turn was recorded: on an opted-in site, its conversation's extraction timer (re)starts."""
+    site = memory_site(key)
+    if site is not None and memory_wanted(app, site):
+        from ..memory.recall.recall import note_message
+
+        note_message(app, key, site)
 
 
 def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block], str | None]:
@@ -63,8 +81,10 @@ def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block]
     left in the budget (recalled ones go first when it is short); and recall's note. Never
     fails the send, nor holds it up behind the vault (recall.memory_turn)."""
     site = memory_site(req.key)
-    if not req.memories or site is None:
+    if not req.memories or site is None or not memory_wanted(app, site):
         return [], None
+    from ..memory.recall.recall import recall_for_send
+
     result = recall_for_send(app, site, req.draft, room)
     if not result.block:
         return [], result.note
@@ -146,8 +166,8 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
             session = app.sessions.add(req.key, "user", filtered.text, "chat", redacted=filtered.kinds)
             recorded_seq = session.messages[-1].seq
         count = session.count
-    if recorded_seq is not None and memory_site(req.key):
-        note_message(app, req.key, memory_site(req.key))
+    if recorded_seq is not None:
+        note_turn(app, req.key)
 
     blocks: list[Block] = []
     remaining = budget
@@ -173,7 +193,11 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         return chat.ChatPrepareSendReply(text=draft, injected=False, parts=[], count=count,
                                          redacted=filtered.count, late=True, memory_on=memory_on(app, req.key),
                                          note=note)
-    count_use(app, [i for b in blocks for i in b.memory_ids])  # only now: these go with the send
+    used = [i for b in blocks for i in b.memory_ids]
+    if used:  # only now: these go with the send
+        from ..memory.recall.recall import count_use
+
+        count_use(app, used)
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,
@@ -209,8 +233,8 @@ def attach(req: chat.ChatAttach, ctx) -> chat.ChatAttachReply:
                 session = app.sessions.add(req.key, role, text, "chat", redacted=kinds)
                 recorded += 1
         count = session.count if session else 0
-    if recorded and memory_site(req.key):
-        note_message(app, req.key, memory_site(req.key))
+    if recorded:
+        note_turn(app, req.key)
     return chat.ChatAttachReply(recorded=recorded, count=count, memory_on=memory_on(app, req.key))
 
 
@@ -220,11 +244,13 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
     send it records nothing: no session message, no usage count, no extraction timer."""
     app = ctx.app
     app.tokens.wait_ready(5.0)  # the same exact counts as the send, so the same block
-    service = app.memory
     site = memory_site(req.key)
-    enabled = site is not None and service.sites.get(site).memory_on
+    enabled = site is not None and app.sites.get(site).memory_on
     if not enabled:
         return chat.ChatPreviewReply(enabled=False, memories=[], block="", tokens=0)
+    from ..memory.recall.recall import memory_turn, send_memories
+
+    service = app.memory
     try:
         pinned_cap = service.settings.load().pinned_tokens
         with memory_turn(service):  # busy for a send is busy for its preview: say so, as it is

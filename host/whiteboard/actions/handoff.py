@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ..llm.errors import Cancelled
-from ..llm.handoff import TRANSCRIPT_TOKENS, latest_request, make_handoff
 from ..protocol.errors import NotFound, Unavailable
 from ..protocol.messages.handoff import HandoffSection, HandoffSummary, HandoffSummaryReply
 from . import action
@@ -12,6 +11,8 @@ from .session import context_for
 
 @action(HandoffSummary, blocking=True)
 def handoff_summary(req: HandoffSummary, ctx) -> HandoffSummaryReply:
+    from ..llm.handoff import TRANSCRIPT_TOKENS, latest_request, make_handoff  # loads with its first request
+
     app = ctx.app
     with app.sessions.lock:
         session = app.sessions.get(req.key)

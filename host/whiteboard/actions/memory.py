@@ -7,15 +7,17 @@ on the worker pool, so the reader keeps serving sessions meanwhile.
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
-from ..memory import transfer
-from ..memory.model import Memory, Suggestion
-from ..memory.recall import recall
-from ..memory.sites import check_site
 from ..privacy import redact
 from ..protocol.errors import BadRequest
 from ..protocol.messages import memory as msg
+from ..sites import check_site
 from . import action
+
+# Long-term memory's code loads with its first request, not with the host (design §1).
+if TYPE_CHECKING:
+    from ..memory.model import Memory, Suggestion
 
 SET_ASIDE_LISTED = 20  # memory.status names this many set-aside memories at most (it is polled)
 
@@ -80,6 +82,8 @@ def memory_discard(req: msg.MemoryDiscard, ctx) -> msg.MemoryDiscardReply:
 @action(msg.MemoryRecall, blocking=True)
 def memory_recall(req: msg.MemoryRecall, ctx) -> msg.MemoryRecallReply:
     # A search or a preview: usage counts only when memories really go with a send (count_use).
+    from ..memory.recall.recall import recall
+
     result = recall(ctx.app.memory, ctx.app.tokens, req.query, req.limit)
     return msg.MemoryRecallReply(memories=[out(m) for m in result.memories], block=result.block,
                                  tokens=result.tokens, method=result.method, note=result.note)
@@ -124,6 +128,8 @@ def memory_delete(req: msg.MemoryDelete, ctx) -> msg.MemoryDeleteReply:
 def memory_export(req: msg.MemoryExport, ctx) -> msg.MemoryExportReply:
     service = ctx.app.memory
     memories = sorted(service.list(), key=lambda m: (m.created_at, m.id))
+    from ..memory.store import transfer
+
     document, next_offset = transfer.page(memories, req.offset)
     return msg.MemoryExportReply(document=document, total=len(memories), next_offset=next_offset,
                                  damaged=damaged(service))
@@ -131,6 +137,8 @@ def memory_export(req: msg.MemoryExport, ctx) -> msg.MemoryExportReply:
 
 @action(msg.MemoryImport, blocking=True)
 def memory_import(req: msg.MemoryImport, ctx) -> msg.MemoryImportReply:
+    from ..memory.store import transfer
+
     memories = transfer.parse(req.document)
     added, updated, unchanged = transfer.import_memories(ctx.app.memory, memories)
     return msg.MemoryImportReply(added=added, updated=updated, unchanged=unchanged)
@@ -171,7 +179,7 @@ def meanings(service) -> dict:
 
 @action(msg.SiteSettingsRequest, blocking=True)
 def site_settings(req: msg.SiteSettingsRequest, ctx) -> msg.SiteSettingsReply:
-    sites = ctx.app.memory.sites
+    sites = ctx.app.sites  # reading or pausing a site loads no memory code; turning memory on does
     if req.long_term is None and req.paused is None:
         settings = sites.get(req.site)
     else:

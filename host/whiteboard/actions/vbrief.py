@@ -5,15 +5,16 @@ from __future__ import annotations
 from ..protocol.errors import NotFound
 from ..protocol.messages import vbrief as m
 from ..sessions.summary import fold_pending
-from ..vbrief.compress import LayerSummary
-from ..vbrief.export import copy_session, export_session
-from ..vbrief.load import load_tiers
-from ..vbrief.restore import restore_session
 from . import action
+
+# vBRIEF's code loads with its first request, not with the host (design §1).
 
 
 @action(m.VbriefExport, blocking=True)
 def vbrief_export(req: m.VbriefExport, ctx) -> m.VbriefExportReply:
+    from ..vbrief.compress import LayerSummary
+    from ..vbrief.export import copy_session, export_session
+
     app = ctx.app
     app.tokens.wait_ready(5.0)
     with app.sessions.lock:
@@ -32,6 +33,8 @@ def vbrief_export(req: m.VbriefExport, ctx) -> m.VbriefExportReply:
 @action(m.VbriefLoad)
 def vbrief_load(req: m.VbriefLoad, ctx) -> m.VbriefLoadReply:
     ctx.app.tokens.wait_ready(5.0)
+    from ..vbrief.load import load_tiers
+
     result = load_tiers(req.document.session_snapshot.memory_tiers, req.budget, ctx.app.tokens)
     return m.VbriefLoadReply(
         loaded=[m.LoadedTier(tier=t.tier, label=t.label, content=t.content, token_cost=t.token_cost)
@@ -42,5 +45,7 @@ def vbrief_load(req: m.VbriefLoad, ctx) -> m.VbriefLoadReply:
 
 @action(m.VbriefImport)
 def vbrief_import(req: m.VbriefImport, ctx) -> m.VbriefImportReply:
+    from ..vbrief.restore import restore_session
+
     restored = restore_session(ctx.app.sessions, req.key, req.document, req.replace)
     return m.VbriefImportReply(count=restored.session.count, redacted=restored.redacted)

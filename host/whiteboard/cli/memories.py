@@ -15,12 +15,12 @@ from pathlib import Path
 import click
 
 from ..files import write_private
-from ..memory import transfer
-from ..memory.conversation import accept
+from ..memory.extract.conversation import accept
 from ..memory.model import MEMORY_TYPES, Memory
-from ..memory.recall import fit_pinned
+from ..memory.recall.recall import fit_pinned
 from ..memory.service import MemoryService
-from ..memory.settings import MAX_PINNED_TOKENS
+from ..memory.store import transfer
+from ..memory.store.settings import MAX_PINNED_TOKENS
 from ..privacy import redact
 from ..protocol.errors import WhiteboardError
 from ..tokens import TokenCounter

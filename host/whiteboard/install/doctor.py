@@ -165,7 +165,7 @@ def diagnose_profile(user_data_dir: Path, origin: str, timeout: float = 10.0) ->
 def check_embedding_model() -> Check:
     """Semantic recall needs the bundled model (or a configured /v1/embeddings endpoint);
     without it recall still works, by full text: a warning, not a failure."""
-    from ..memory.embed import ENV_BASE_URL, ENV_MODEL, config_from_env
+    from ..memory.meaning.embed import ENV_BASE_URL, ENV_MODEL, config_from_env
 
     if os.environ.get(ENV_MODEL):  # as hub.load_embedder decides
         config = config_from_env()
@@ -175,7 +175,7 @@ def check_embedding_model() -> Check:
         return Check(None, f"semantic recall: {ENV_MODEL} is set but no embeddings base URL is known, so the bundled "
                            "model is used instead", f"Set {ENV_BASE_URL} (or configure a chat model with a base URL), "
                            f"or unset {ENV_MODEL}")
-    from ..memory import embedder
+    from ..memory.meaning import embedder
 
     model = embedder.local_embedder()
     if model is None:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from ..config import config_dir
 from ..files import remove_empty_dir
-from ..llm.settings import SETTINGS_FILE as MODEL_SETTINGS_FILE
-from ..memory.settings import SETTINGS_FILE as MEMORY_SETTINGS_FILE
-from ..memory.sites import SITES_FILE
-from ..memory.vault import default_paths
+from ..memory.store.settings import SETTINGS_FILE as MEMORY_SETTINGS_FILE
 from ..server.control import SOCKET_GLOB, pid_alive, runtime_dir
+from ..settings_store import SETTINGS_FILE as MODEL_SETTINGS_FILE
+from ..settings_store import default_paths
+from ..sites import SITES_FILE
 
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 

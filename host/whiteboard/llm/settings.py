@@ -1,9 +1,9 @@
-"""Stored model settings (config_dir()/llm.json) and their resolution with the environment.
+"""Model settings: how the stored ones change, and their resolution with the environment.
 
-The file holds preset, base URL, model, time limits and the API key encrypted with
-AES-GCM (whiteboard.crypto; the 256-bit key in a 0600 file beside it). It is written
-atomically (temp file + rename, mode 0600). WHITEBOARD_LLM_BASE_URL / _MODEL / _API_KEY
-override the stored values. Nothing here puts the API key in a message or a log.
+The file (preset, base URL, model, time limits and the API key encrypted with AES-GCM) is
+read and written by the encrypted settings store below this layer (whiteboard/settings_store.py),
+which the memory vault shares. WHITEBOARD_LLM_BASE_URL / _MODEL / _API_KEY override the stored
+values. Nothing here puts the API key in a message or a log.
 
 A base URL with http:// to anything but this computer (loopback) is refused unless the user
 allowed it explicitly (`allow_insecure`, stored with the URL; WHITEBOARD_LLM_ALLOW_INSECURE=1
@@ -12,41 +12,22 @@ for WHITEBOARD_LLM_BASE_URL): the key and the prompts would go out unencrypted.
 
 from __future__ import annotations
 
-import base64
 import ipaddress
-import json
 import os
-from dataclasses import asdict, dataclass, field, fields, replace
-from pathlib import Path
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 from urllib.parse import urlsplit
 
-from .. import crypto
-from ..config import config_dir, data_dir
-from ..files import atomic_write, unwritable
 from ..protocol.errors import BadRequest, Unavailable
+from ..settings_store import SettingsFile, StoredSettings
 from .endpoint import Endpoint, Timeouts
 from .errors import InsecureUrl, InsecureUrlInForce
 from .presets import PRESETS
 
-SETTINGS_FILE = "llm.json"
-KEY_FILE = "secret.key"
-API_KEY_AAD = b"whiteboard:llm:api_key"
 ENV_BASE_URL, ENV_MODEL, ENV_API_KEY = "WHITEBOARD_LLM_BASE_URL", "WHITEBOARD_LLM_MODEL", "WHITEBOARD_LLM_API_KEY"
 ENV_ALLOW_INSECURE = "WHITEBOARD_LLM_ALLOW_INSECURE"
 ENV_TIMEOUTS = {"connect": "WHITEBOARD_LLM_CONNECT_TIMEOUT", "read": "WHITEBOARD_LLM_READ_TIMEOUT",
                 "total": "WHITEBOARD_LLM_TOTAL_TIMEOUT"}
-
-
-@dataclass(frozen=True)
-class StoredSettings:
-    preset: str = ""
-    base_url: str = ""
-    model: str = ""
-    api_key_enc: str = ""  # base64(nonce || ciphertext+tag)
-    read_timeout: float | None = None
-    total_timeout: float | None = None
-    allow_insecure: bool = False  # the user allowed this http:// base URL to another computer
 
 
 @dataclass(frozen=True)
@@ -112,61 +93,8 @@ def check_api_key(api_key: str) -> str:
     return api_key
 
 
-class SettingsStore:
-    def __init__(self, directory: Path | None = None, vault_path: Path | None = None):
-        self.directory = directory or config_dir()
-        self.path = self.directory / SETTINGS_FILE
-        self.key_path = self.directory / KEY_FILE
-        # The memory vault shares the key file: with it missing, no new key is made while
-        # the vault exists. Defaults to the user's vault only for the user's config dir.
-        if vault_path is None and directory is None:
-            from ..memory.vault import VAULT_FILE
-
-            vault_path = data_dir() / VAULT_FILE
-        self.vault_path = vault_path
-
-    def encrypted_files(self) -> list[Path]:
-        """This store's files holding data encrypted with the shared key (for crypto.KeyMissing)."""
-        try:
-            return [self.path] if self.load().api_key_enc else []
-        except Unavailable:
-            return [self.path]  # unreadable: it may hold a key, so never orphan it
-
-    def signature(self) -> tuple[int, int] | None:
-        """Changes whenever the file does (the CLI may write it while the host runs)."""
-        try:
-            st = self.path.stat()
-        except FileNotFoundError:
-            return None
-        return st.st_mtime_ns, st.st_size
-
-    def load(self) -> StoredSettings:
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return StoredSettings()
-        except (OSError, ValueError):
-            raise Unavailable(f"the model settings file {self.path} cannot be read; "
-                              "fix it or reset it with `whiteboard config clear`") from None
-        if not isinstance(raw, dict):
-            raise Unavailable(f"the model settings file {self.path} is not a settings object; "
-                              "reset it with `whiteboard config clear`")
-        values = {f.name: raw[f.name] for f in fields(StoredSettings) if f.name in raw}
-        for name, value in values.items():
-            wanted = (int, float) if name.endswith("_timeout") else bool if name == "allow_insecure" else str
-            well_typed = isinstance(value, wanted) and (wanted is bool or not isinstance(value, bool))
-            # A timeout as `update` allows it (NaN, 1e300 or 0 would hang or fail every call).
-            if value is not None and not (well_typed and (not name.endswith("_timeout") or 0 < value <= 3600)):
-                raise Unavailable(f"the model settings file {self.path} has a malformed {name}; "
-                                  "set it again or reset with `whiteboard config clear`")
-        return StoredSettings(**values)
-
-    def save(self, settings: StoredSettings) -> None:
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-            atomic_write(self.path, json.dumps(asdict(settings), indent=2), 0o600)
-        except OSError as exc:
-            raise unwritable(exc, self.path) from None
+class SettingsStore(SettingsFile):
+    """The stored model settings and how they change: presets, checked URLs and keys."""
 
     def update(self, *, preset: str | None = None, base_url: str | None = None, model: str | None = None,
                api_key: str | None = None, clear_api_key: bool = False, read_timeout: float | None = None,
@@ -196,8 +124,7 @@ class SettingsStore:
             changes["api_key_enc"] = ""
         if api_key is not None and api_key.strip():
             plain = check_api_key(api_key).encode()
-            blob = crypto.encrypt(self._encryption_key(), plain, API_KEY_AAD)
-            changes["api_key_enc"] = base64.b64encode(blob).decode()
+            changes["api_key_enc"] = self.seal_api_key(plain)
         for name, value in (("read_timeout", read_timeout), ("total_timeout", total_timeout)):
             if value is not None:
                 if not 0 < value <= 3600:
@@ -206,34 +133,6 @@ class SettingsStore:
         updated = replace(current, **changes)
         self.save(updated)
         return updated
-
-    def _encryption_key(self) -> bytes:
-        vault = [self.vault_path] if self.vault_path and self.vault_path.exists() \
-            and self.vault_path.stat().st_size > 0 else []
-        try:
-            return crypto.load_or_create_key(self.key_path, [*vault, *self.encrypted_files()])
-        except crypto.KeyMissing as exc:
-            raise Unavailable(f"{exc}; the API key was not saved", reason="key_missing") from None
-        except crypto.KeyFileError as exc:
-            raise Unavailable(f"{exc}; the API key was not saved", reason="key_unreadable") from None
-        except OSError as exc:
-            raise unwritable(exc, self.key_path) from None
-
-    def clear(self) -> bool:
-        """Forget the stored settings (the shared encryption key file stays: the vault uses it too)."""
-        existed = self.path.exists()
-        self.path.unlink(missing_ok=True)
-        return existed
-
-    def api_key(self, settings: StoredSettings) -> str | None:
-        if not settings.api_key_enc:
-            return None
-        try:
-            blob = base64.b64decode(settings.api_key_enc, validate=True)
-            return crypto.decrypt(crypto.load_key(self.key_path), blob, API_KEY_AAD).decode()
-        except (ValueError, crypto.KeyFileError, crypto.DecryptError):
-            raise Unavailable("the stored API key cannot be decrypted (the key file changed or the settings "
-                              "were edited); set it again with `whiteboard config set --api-key`") from None
 
 
 def resolve(store: SettingsStore, env: Mapping[str, str] | None = None) -> Resolved:

@@ -8,8 +8,6 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from .sites import SiteStore
-
 if TYPE_CHECKING:  # the service and its extractors load numpy and the vault: only when memory is used
     from .service import MemoryService
 
@@ -21,13 +19,13 @@ def load_embedder():
     """The /v1/embeddings endpoint when one is configured (it replaces the bundled model),
     else the bundled model; None when neither is there. Runs on the indexer's thread."""
     if os.environ.get("WHITEBOARD_EMBED_MODEL"):
-        from .embed import ENV_MODEL, RemoteEmbedder, config_from_env
+        from .meaning.embed import ENV_MODEL, RemoteEmbedder, config_from_env
 
         config = config_from_env()
         if config is not None:
             return RemoteEmbedder(config)
         log.warning("%s is set but no embeddings base URL is known: the bundled model is used", ENV_MODEL)
-    from .embedder import local_embedder
+    from .meaning.embedder import local_embedder
 
     return local_embedder()
 
@@ -36,13 +34,13 @@ def service_for(app) -> MemoryService:
     with _lock:
         service = app.__dict__.get("_memory_service")
         if service is None:
-            from .classifier import learned_loader
-            from .conversation import ConversationExtractor
-            from .embedder import local_embedder
-            from .model_extract import model_from
+            from .extract.classifier import learned_loader
+            from .extract.conversation import ConversationExtractor
+            from .extract.model_extract import model_from
+            from .meaning.embedder import local_embedder
             from .service import MemoryService
 
-            service = MemoryService(embedder=load_embedder)
+            service = MemoryService(embedder=load_embedder, sites=app.sites)
 
             # The classifier's weights fit the bundled model only, whatever replaces it for recall.
             service.extractor = ConversationExtractor(service, app.sessions,
@@ -54,9 +52,7 @@ def service_for(app) -> MemoryService:
 
 def open_at_start(app) -> None:
     """Build the index when the host starts (design §5), so the first send on an opted-in
-    site does not wait for the vault; nothing is opened for a user who never opted in."""
-    if not any(site.memory_on for site in SiteStore().all()):
-        return
+    site does not wait for the vault. Called only for a user who opted in (App.memory_at_start)."""
     service = service_for(app)
     try:
         service.ready()

@@ -18,16 +18,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from .. import text as T
 from ..protocol.errors import BadRequest, NotFound
-from . import text as T
+from ..settings_store import default_paths
+from ..sites import SiteStore
 from .errors import MemoryChanged, MemoryDamaged
-from .index import MemoryIndex
+from .meaning.vectors import MeaningIndexer
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
-from .settings import MemorySettingsStore
-from .sites import SiteStore
-from .usage import UsageRecorder
-from .vault import DuplicateText, RevisionConflict, Vault, default_paths, vault_exists
-from .vectors import MeaningIndexer
+from .recall.index import MemoryIndex
+from .store.settings import MemorySettingsStore
+from .store.usage import UsageRecorder
+from .store.vault import DuplicateText, RevisionConflict, Vault, vault_exists
 
 log = logging.getLogger("whiteboard.memory")
 

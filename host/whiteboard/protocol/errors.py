@@ -64,7 +64,7 @@ class Internal(WhiteboardError):
 # error.reason values, all of them, documented in docs/protocol.md ("Reasons"; a test keeps the two
 # and every reason the host raises in step): the model layer's (llm/errors.py, llm/settings.py),
 # the worker pool's (server/pool.py), and the key's, the vault's and our files' (crypto.py,
-# memory/vault.py, files.py).
+# memory/store/vault.py, files.py).
 REASONS = (
     "no_model", "model_unavailable", "reply_too_large", "insecure_url",
     "busy",

@@ -77,10 +77,8 @@ class StackLoader(threading.Thread):
         if self.server is not None:
             # After the stack, on this same thread: the loads do not fight for the GIL, and
             # the tokenizer's freed scratch memory goes back to the OS from one arena.
-            from ..memory.hub import open_at_start
-
             self.server.app.tokens.load_now()
-            open_at_start(self.server.app)
+            self.server.app.memory_at_start()
 
 
 def main(argv: list[str] | None = None) -> int:

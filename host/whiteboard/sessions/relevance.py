@@ -1,7 +1,7 @@
 """How relevant a tab's messages, and the passages inside long ones, are to a question
 (issue 11), for the context builder.
 
-Full text, scored as long-term memory scores (memory/index.py: BM25 with the idf smoothed
+Full text, scored as long-term memory scores (ranking.py: BM25 with the idf smoothed
 by a fixed background, over porter stems of the content words and CJK grams); the
 session's messages are the documents. A message scores as well as its best passage, so one relevant paragraph in a
 long reply is not drowned by the rest. No embeddings here: the session's messages have no
@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
 
-from ..memory import text as T
-from ..memory.index import MAX_GRAMS, MAX_TERMS, bm25, length_norm, smoothed_idf
+from .. import text as T
+from ..ranking import MAX_GRAMS, MAX_TERMS, bm25, length_norm, smoothed_idf
 from .store import Message
 
 # A passage is a paragraph; a longer paragraph is split into runs of whole sentences.

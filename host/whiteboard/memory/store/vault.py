@@ -28,21 +28,19 @@ import numpy as np
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from .. import crypto
-from ..config import config_dir, data_dir
-from ..files import unwritable
-from ..protocol.bounds import MAX_COUNT
-from . import text as T
+from ... import crypto
+from ... import text as T
+from ...files import unwritable
+from ...protocol.bounds import MAX_COUNT
+from ...settings_store import SettingsFile, default_paths
+from ..errors import MemoryDamaged, RowRejected, VaultUnavailable
+from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .clamp import clamped
-from .errors import MemoryDamaged, RowRejected, VaultUnavailable
-from .model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .schema import migrate
 from .suggestions import SuggestionRows
 
-VAULT_FILE = "memories.db"
 log = logging.getLogger("whiteboard.memory")
 
-KEY_FILE = "secret.key"  # shared with the stored model API key (whiteboard.llm.settings)
 KEY_CHECK_PLAIN = b"whiteboard vault key check v1"
 KEY_CHECK_AAD = b"whiteboard:vault:key_check"
 _COLUMNS = "id, type, site, confidence, created_at, updated_at, usage_count, last_used_at, rev, pinned_at, content"
@@ -51,10 +49,6 @@ TEXT_KEY_PURPOSE = b"whiteboard:vault:text_key"
 VECTOR_DAMAGED = ("its stored meaning vector does not decrypt with this key (damaged, tampered or written with "
                   "another key)")
 BUSY_SECONDS = 5.0  # how long a write waits for another process's
-
-
-def default_paths() -> tuple[Path, Path]:
-    return data_dir() / VAULT_FILE, config_dir() / KEY_FILE
 
 
 def _aad(memory_id: str) -> bytes:
@@ -99,10 +93,8 @@ class Vault(SuggestionRows):
                     from None
         else:
             # The stored API key shares the key file: no new key while it exists.
-            from ..llm.settings import SettingsStore
-
             try:
-                key = crypto.load_or_create_key(key_path, SettingsStore(key_path.parent).encrypted_files())
+                key = crypto.load_or_create_key(key_path, SettingsFile(key_path.parent).encrypted_files())
                 path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
                 # Created 0600 before SQLite opens it; its -wal and -shm files take the same mode.
                 os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))

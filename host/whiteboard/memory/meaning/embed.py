@@ -1,5 +1,5 @@
 """An OpenAI-compatible /v1/embeddings endpoint as the embedding model, replacing the
-bundled one (whiteboard.memory.embedder) when WHITEBOARD_EMBED_MODEL is set.
+bundled one (whiteboard.memory.meaning.embedder) when WHITEBOARD_EMBED_MODEL is set.
 
 The base URL and API key come from WHITEBOARD_EMBED_BASE_URL / WHITEBOARD_EMBED_API_KEY,
 or else from the configured chat model (whiteboard.llm). Its vectors are kept like the
@@ -21,9 +21,9 @@ from typing import Mapping
 import httpx
 import numpy as np
 
-from .errors import EmbedFailed
+from ..errors import EmbedFailed
 
-log = logging.getLogger("whiteboard.memory.embed")
+log = logging.getLogger("whiteboard.memory.meaning.embed")
 ENV_BASE_URL, ENV_MODEL, ENV_API_KEY = "WHITEBOARD_EMBED_BASE_URL", "WHITEBOARD_EMBED_MODEL", "WHITEBOARD_EMBED_API_KEY"
 ENV_TIMEOUT = "WHITEBOARD_EMBED_TIMEOUT"
 MAX_BODY_BYTES = 64 * 1024 * 1024  # a batch of 16 vectors of 8k dimensions is ~3 MB of JSON
@@ -73,7 +73,7 @@ def config_from_env(env: Mapping[str, str] | None = None) -> EmbedConfig | None:
 def _chat_model_endpoint(api_key: str | None) -> tuple[str, str | None]:
     """The configured chat model's base URL (and key), when the model layer has one."""
     try:
-        from ..llm.settings import SettingsStore, resolve
+        from ...llm.settings import SettingsStore, resolve
 
         resolved = resolve(SettingsStore())
         base_url = resolved.endpoint().base_url  # refuses http:// to another computer without consent
@@ -83,7 +83,7 @@ def _chat_model_endpoint(api_key: str | None) -> tuple[str, str | None]:
 
 
 class RemoteEmbedder:
-    """The Embedder interface (whiteboard.memory.embedder) over the endpoint."""
+    """The Embedder interface (whiteboard.memory.meaning.embedder) over the endpoint."""
 
     def __init__(self, config: EmbedConfig):
         self.config = config

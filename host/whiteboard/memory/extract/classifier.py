@@ -29,7 +29,7 @@ from .extract import Thresholds, finish, rule_candidate, user_statements
 from .rules import HEDGE, HYPOTHETICAL, QUESTION_END, REQUEST, REQUEST_OTHER, SOMEONE_ELSE, STANDING
 from .statement import first_person, statement
 
-log = logging.getLogger("whiteboard.memory.classifier")
+log = logging.getLogger("whiteboard.memory.extract.classifier")
 WEIGHTS_FILE = "extractor.npz"
 # Embedding costs ~35 ms a sentence on a slow CPU: a run reads at most this many (the newest).
 MAX_SENTENCES = {"automatic": 40, "manual": 120}

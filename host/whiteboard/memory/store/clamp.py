@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ..protocol.bounds import clamp_count, clamp_time
-from .model import Memory, OldText
+from ...protocol.bounds import clamp_count, clamp_time
+from ..model import Memory, OldText
 
 
 def _time(value: float) -> float:

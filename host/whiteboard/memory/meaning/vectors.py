@@ -35,10 +35,10 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import EmbedFailed
-from .model import Damaged
+from ..errors import EmbedFailed
+from ..model import Damaged
 
-log = logging.getLogger("whiteboard.memory.vectors")
+log = logging.getLogger("whiteboard.memory.meaning.vectors")
 BATCH = 16  # memories per embedding call and per vault transaction
 LOCAL_QUERY_DEADLINE = 0.03  # seconds the send path waits for the draft's vector
 RETRY_SECONDS = 30.0

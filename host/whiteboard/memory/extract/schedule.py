@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Callable
 
-log = logging.getLogger("whiteboard.memory.schedule")
+log = logging.getLogger("whiteboard.memory.extract.schedule")
 DEFAULT_DELAY = 30.0
 ENV_DELAY = "WHITEBOARD_MEMORY_EXTRACT_DELAY"
 

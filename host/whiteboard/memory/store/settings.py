@@ -8,9 +8,9 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..config import config_dir
-from ..files import atomic_write, unwritable
-from ..protocol.errors import BadRequest, Unavailable
+from ...config import config_dir
+from ...files import atomic_write, unwritable
+from ...protocol.errors import BadRequest, Unavailable
 
 SETTINGS_FILE = "memory.json"
 PINNED_TOKENS = 120  # default: a few short standing instructions

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..privacy import redact
-from . import text as T
+from ... import text as T
+from ...privacy import redact
+from ..model import MAX_TEXT_CHARS
+from ..recall.inject import strip_blocks
 from .candidate import Candidate
-from .inject import strip_blocks
-from .model import MAX_TEXT_CHARS
 from .rules import (
     CJK_COMPILED,
     CJK_ONE_OFF,

@@ -1,4 +1,4 @@
-"""Word and CJK handling shared by search, dedupe and extraction.
+"""Word and CJK handling shared by long-term memory (search, dedupe, extraction) and a session's ranking.
 
 Words: lowercased, accents folded, split on \\w runs (the way FTS5's unicode61 does), and
 stemmed by SQLite FTS5's own `porter` tokenizer, the one the search index uses (measured on
@@ -14,7 +14,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 
-from ..privacy import redact
+from .privacy import redact
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _ASCII_WORD = re.compile(r"[a-z0-9]+", re.ASCII)  # _WORD on folded (lowercased) ASCII text

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-log = logging.getLogger("whiteboard.memory.context_gate")
+log = logging.getLogger("whiteboard.memory.meaning.context_gate")
 WEIGHTS = Path(__file__).with_name("context_gate.json")
 # A draft scoring under this is about the world: every training request wanting context
 # scores over 0.9, 87% of the unrelated ones under it (docs/memory.md, "Floors").

@@ -24,13 +24,13 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..privacy import redact
-from ..protocol.errors import Unavailable, WhiteboardError
-from . import text as T
+from ... import text as T
+from ...privacy import redact
+from ...protocol.errors import Unavailable, WhiteboardError
+from ..model import Memory
 from .inject import BlockLine, format_block, format_line, strip_blocks
-from .model import Memory
 
-log = logging.getLogger("whiteboard.memory.recall")
+log = logging.getLogger("whiteboard.memory.recall.recall")
 # Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) were chosen on
 # LoCoMo conversation 5 before it was kept to benchmarking only; not chosen again on our own
 # data, which has no set where full text and meanings compete (docs/memory.md, "Training").

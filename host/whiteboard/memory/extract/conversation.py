@@ -19,19 +19,19 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..protocol.errors import BadRequest, Forbidden, NotFound, Unavailable
-from . import text as T
+from ... import text as T
+from ...protocol.errors import BadRequest, Forbidden, NotFound, Unavailable
+from ...sites import site_of_key
+from ..errors import MemoryChanged
+from ..model import Memory, Suggestion, new_memory_id, new_suggestion_id
+from ..service import MemoryService, check_text
+from ..store.settings import SUGGEST_BELOW
 from .candidate import Candidate
 from .dedupe import Decision, decide
-from .errors import MemoryChanged
 from .extract import AUTOMATIC, MANUAL, rule_extract
-from .model import Memory, Suggestion, new_memory_id, new_suggestion_id
 from .schedule import ExtractionScheduler, delay_from_env
-from .service import MemoryService, check_text
-from .settings import SUGGEST_BELOW
-from .sites import site_of_key
 
-log = logging.getLogger("whiteboard.memory.extract")
+log = logging.getLogger("whiteboard.memory.extract.extract")
 
 
 @dataclass

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from . import text as T
+from ... import text as T
+from ..model import Memory
+from ..recall.index import MemoryIndex
 from .candidate import Candidate
-from .index import MemoryIndex
-from .model import Memory
 
 NOOP_SIMILARITY = 0.8  # the same fact said again
 NOOP_CONTAINED = 0.9  # nothing in the new text that the old one lacks

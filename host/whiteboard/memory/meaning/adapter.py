@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-log = logging.getLogger("whiteboard.memory.adapter")
-WEIGHTS = Path(__file__).with_name("data") / "meaning_adapter.npz"
+log = logging.getLogger("whiteboard.memory.meaning.adapter")
+WEIGHTS = Path(__file__).parents[1] / "data" / "meaning_adapter.npz"
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ import json
 
 from cryptography.exceptions import InvalidTag
 
-from .. import crypto
-from .model import MEMORY_TYPES, Damaged, Suggestion
+from ... import crypto
+from ..model import MEMORY_TYPES, Damaged, Suggestion
 
 MAX_WAITING = 200  # suggestions waiting at once; later ones are not stored until some are handled
 _COLUMNS = "id, type, site, confidence, created_at, content"

@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Callable
 
-log = logging.getLogger("whiteboard.memory.usage")
+log = logging.getLogger("whiteboard.memory.store.usage")
 
 
 class UsageRecorder:

@@ -11,10 +11,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import config_dir
-from ..files import atomic_write, unwritable
-from ..protocol.errors import BadRequest, Unavailable
-from ..protocol.messages.core import HOST_NAME
+from .config import config_dir
+from .files import atomic_write, unwritable
+from .protocol.errors import BadRequest, Unavailable
+from .protocol.messages.core import HOST_NAME
 
 SITES_FILE = "sites.json"
 

@@ -6,29 +6,23 @@ the CJK runs of memories that have any, so Chinese and Japanese text is found wi
 spaces. Two-character words are below the trigram size, so each CJK bigram is also
 stored followed by PAIR_MARK, which makes it a trigram the index can look up.
 
-Candidates are then scored with BM25 again in Python, with the idf smoothed by a
-background of BACKGROUND_DOCS documents: that keeps a score, and so the threshold,
-meaning the same in a 5-memory vault (where FTS5 clamps the idf of any word in half the
-rows to zero) and in a 100k one, and puts word and trigram matches on one scale.
+Candidates are then scored with BM25 again in Python (whiteboard/ranking.py, the idf
+smoothed by a fixed background): that keeps a score, and so the threshold, meaning the same
+in a 5-memory vault (where FTS5 clamps the idf of any word in half the rows to zero) and in
+a 100k one, and puts word and trigram matches on one scale.
 """
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass
 
-from . import text as T
-from .model import Memory
+from ... import text as T
+from ...ranking import MAX_GRAMS, MAX_TERMS, bm25, length_norm, smoothed_idf
+from ..model import Memory
 
-BACKGROUND_DOCS = 1000
-# Chosen on LoCoMo conversations 1-5 (docs/memory.md): less length normalisation than the
-# textbook 0.75 (b 0.2 did a hair better there; 0.3 still favours the shorter of two equal matches).
-K1, B = 0.9, 0.3
 CANDIDATES = 60
-MAX_TERMS, MAX_GRAMS = 24, 48
 SEED_TERMS, SEED_MAX_SHARE = 8, 0.05
 PAIR_MARK = "\u2063"  # invisible separator: never typed, so "東京" + mark only comes from us
 
@@ -46,21 +40,6 @@ def _gram_term(gram: str) -> str:
 class Hit:
     memory: Memory
     score: float
-
-
-def smoothed_idf(df: int, docs: int) -> float:
-    """BM25's idf over `docs` documents plus the fixed background (see the module's note)."""
-    n = docs + BACKGROUND_DOCS
-    return math.log(1 + (n - df + 0.5) / (df + 0.5))
-
-
-def length_norm(length: int, average: float) -> float:
-    return K1 * (1 - B + B * length / max(1.0, average))
-
-
-def bm25(tf: Mapping[str, float], idf: Mapping[str, float], norm: float) -> float:
-    """A document's BM25 score from its frequency of each query term (or CJK gram) and its length_norm."""
-    return sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in tf.items() if f)
 
 
 def _body(m: Memory) -> str:

@@ -21,17 +21,17 @@ from typing import TYPE_CHECKING, Annotated, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
-from ..privacy import redact
-from ..protocol.bounds import Count, UnixSeconds
-from ..protocol.errors import BadRequest
-from . import text as T
-from .errors import RowRejected
-from .model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
-from .sites import check_site
-from .text import clean_words
+from ... import text as T
+from ...privacy import redact
+from ...protocol.bounds import Count, UnixSeconds
+from ...protocol.errors import BadRequest
+from ...sites import check_site
+from ...text import clean_words
+from ..errors import RowRejected
+from ..model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
 
 if TYPE_CHECKING:  # the service loads numpy and the vault: not at the host's start-up
-    from .service import MemoryService
+    from ..service import MemoryService
 
 FORMAT, VERSION = "whiteboard.memories", 1
 PAGE_BYTES = 900_000  # a host -> browser message is at most 1 MiB
