@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -25,7 +27,69 @@ EXTENSION = ROOT / "extension"
 PAGES = Path(__file__).resolve().parent / "pages"
 SIMULATOR = ROOT / "host" / "whiteboard" / "demo" / "simulator.js"
 CHROMIUM = os.environ.get("WHITEBOARD_CHROMIUM", "/usr/bin/chromium")
-SITE_URLS = {"chatgpt": "https://chatgpt.com/c/{name}", "claude": "https://claude.ai/chat/{name}"}
+
+
+def _extension_sites() -> dict:
+    """The extension's sites table (extension/shared/sites.js), read by node as the manifest sync reads it."""
+    script = ("import {loadSites} from './tools/sync-manifest.mjs';"
+              "process.stdout.write(JSON.stringify(loadSites().SITES));")
+    out = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True,
+                         check=True, timeout=60)
+    return json.loads(out.stdout)
+
+
+@dataclass(frozen=True)
+class ChatSite:
+    """What the end-to-end tests need to know of a chat site: its table entry (label, hosts,
+    startUrl) and the saved pages it is tested on. `page` has a composer and a conversation;
+    `answer` finds a paragraph of a reply there; `editor` is where a test types; `read` is
+    how a test reads the composer ("value" for a textarea)."""
+
+    id: str
+    label: str
+    hosts: tuple[str, ...]
+    start_url: str
+    url: str  # a conversation's URL, {name} the saved page
+    page: str
+    answer: str
+    editor: str
+    read: str = "text"
+    form: str | None = None
+
+
+# Every site, the one place the tests map a site to its URLs and saved pages.
+_TESTED = {
+    "chatgpt": dict(url="https://chatgpt.com/c/{name}", page="acb__chatgpt_2026-04-13",
+                    answer="[data-message-author-role=assistant] .markdown p", editor="#prompt-textarea",
+                    form="form[data-type=unified-composer]"),
+    "claude": dict(url="https://claude.ai/chat/{name}", page="acb__claude_2026-04-13",
+                   answer=".font-claude-response .standard-markdown p", editor="[data-testid=chat-input]"),
+    "gemini": dict(url="https://gemini.google.com/app/{name}", page="acb__gemini_2026-04-13",
+                   answer="model-response message-content .markdown p", editor="rich-textarea .ql-editor"),
+    "perplexity": dict(url="https://www.perplexity.ai/search/{name}", page="acb__perplexity_2026-04-13",
+                       answer="#markdown-content-0 p", editor="#ask-input"),
+    "grok": dict(url="https://grok.com/c/{name}", page="acb__grok_2026-04-13",
+                 answer="div[id^=response-].items-start .response-content-markdown p",
+                 editor=".query-bar .ProseMirror[contenteditable=true]", form="form:has(.query-bar)"),
+    "deepseek": dict(url="https://chat.deepseek.com/a/chat/s/{name}", page="cv__deepseek-chat_2026-05-21",
+                     answer=".ds-assistant-message-main-content p", editor="textarea[name=search]", read="value"),
+    "copilot": dict(url="https://copilot.microsoft.com/chats/{name}", page="rse__copilot-dom-2question-ans-pairs_2026-03",
+                    answer="[data-content=ai-message] p", editor="textarea#userInput", read="value"),
+}
+SITES = {sid: ChatSite(id=sid, label=entry["label"], hosts=tuple(entry["hosts"]), start_url=entry["startUrl"],
+                       **_TESTED[sid])
+         for sid, entry in _extension_sites().items()}
+SITE_IDS = list(SITES)
+SITE_URLS = {sid: site.url for sid, site in SITES.items()}
+
+
+def site_of_host(hostname: str) -> str | None:
+    return next((sid for sid, site in SITES.items() if hostname in site.hosts), None)
+
+
+def site_of_page(name: str) -> str:
+    """The site a saved page is from: its name says so (acb__gemini_..., rse__claude-...)."""
+    return next(sid for sid in SITES if name.split("__", 1)[1].startswith(sid))
 
 
 def chromium_args(extension: Path = EXTENSION) -> list[str]:
@@ -89,7 +153,7 @@ def install_routes(context) -> None:
 
     def chat(route, request):
         url = urlparse(request.url)
-        site = "chatgpt" if url.hostname == "chatgpt.com" else "claude"
+        site = site_of_host(url.hostname)
         if url.path == "/__whiteboard_sim.js":
             route.fulfill(body=SIMULATOR.read_text(), content_type="text/javascript")
             return
@@ -104,8 +168,9 @@ def install_routes(context) -> None:
 
     context.route(lambda url: url.startswith(("http:", "https:", "ws:", "wss:")), lambda route: route.abort())
     context.route("https://news.example/**", article)
-    context.route("https://chatgpt.com/**", chat)
-    context.route("https://claude.ai/**", chat)
+    for site in SITES.values():
+        for host in site.hosts:
+            context.route(f"https://{host}/**", chat)
 
 
 # An ordinary web page for selection capture, with text that looks like markup.
@@ -281,9 +346,14 @@ def capture_selection(browser, page, selector: str, key: str) -> str:
 
 
 def type_draft(page, site: str, text: str) -> None:
-    editor = "#prompt-textarea" if site == "chatgpt" else "[data-testid=chat-input]"
-    page.locator(editor).click()
+    page.locator(SITES[site].editor).click()
     page.keyboard.type(text)
+
+
+def composer_text(page, site: str) -> str:
+    """What the composer holds, as the user sees it."""
+    editor = page.locator(SITES[site].editor)
+    return editor.input_value() if SITES[site].read == "value" else editor.inner_text()
 
 
 def open_chat(page, site: str, name: str, **query) -> None:

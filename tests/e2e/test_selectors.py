@@ -14,10 +14,11 @@ CHAT = harness.EXTENSION / "content" / "chat"
 MANIFEST = json.loads((harness.EXTENSION / "manifest.json").read_text())
 SELECTOR_FILES = [Path(f).name for entry in MANIFEST["content_scripts"] for f in entry["js"]
                   if f.endswith(".selectors.js")]
+ADAPTER_FILES = [f"{site}.js" for site in harness.SITE_IDS]
 TABLES = ["selector-registry.js", *SELECTOR_FILES]
-SCRIPTS = [*TABLES, "dom-query.js", "adapter-framework.js"]
+SCRIPTS = [*TABLES, "dom-query.js", "adapter-framework.js", *ADAPTER_FILES]
 PAGES = sorted(p.stem for p in harness.PAGES.glob("*.html"))
-SITE_OF_PAGE = {name: ("claude" if "claude" in name else "chatgpt") for name in PAGES}
+SITE_OF_PAGE = {name: harness.site_of_page(name) for name in PAGES}
 
 # What the framework must read from each saved page: the composer found or not, and the
 # roles of the turns shown, in order.
@@ -34,6 +35,18 @@ EXPECTED = {
     "rse__claude-codeblock-larger-dom_2025-08": (False, ["assistant"]),
     "rse__claude-single-user-response-with-artifact-dom_2025-08": (False, ["assistant"]),
     "tl__chatgpt_ssr_2026-07-19": (False, []),
+    "acb__gemini_2026-04-13": (True, ["user", "assistant"]),
+    "cv__gemini-chat_2026-05-21": (True, ["user", "assistant"]),
+    "rse__gemini-dom_2025-06-30": (True, ["user", "assistant"] * 3),
+    "rse__gemini-scrollback-loading-dom_2025-08": (True, []),
+    "acb__perplexity_2026-04-13": (True, ["user", "assistant"]),
+    "cv__perplexity-chat_2026-05-21": (False, ["user", "assistant"]),
+    "acb__grok_2026-04-13": (True, ["user", "assistant"]),
+    "rse__grok-dom-5question-ans-pairs_2026-03": (True, ["user", "assistant"] * 5),
+    "wb__grok_2026-09-14_from-facts": (True, ["user", "assistant"] * 2),
+    "cv__deepseek-chat_2026-05-21": (True, ["user", "assistant"]),
+    "rse__copilot-dom-2question-ans-pairs_2026-03": (True, ["user", "assistant"] * 2),
+    "rse__copilot-chat-dom_2025-08": (False, ["user", "assistant"] * 2),
 }
 
 
@@ -53,7 +66,7 @@ def results(chromium):
     out = {}
     for name in PAGES:
         page.set_content((harness.PAGES / f"{name}.html").read_text(encoding="utf-8"), wait_until="domcontentloaded")
-        page.evaluate("() => { window.Whiteboard = {sites: {siteFor: () => null}}; }")
+        page.evaluate("() => { window.Whiteboard = {sites: {siteFor: (site) => site}}; }")
         for script in SCRIPTS:
             page.add_script_tag(content=(CHAT / script).read_text())
         out[name] = page.evaluate("""(site) => {
@@ -63,8 +76,8 @@ def results(chromium):
                     for (const e of entries) counts[`${s}|${role}|${e.css}`] = document.querySelectorAll(e.css).length;
                 }
             }
-            const adapter = new Whiteboard.chat.ChatAdapter({site, selectors: Whiteboard.selectors.get(site)});
-            const turns = adapter.turns().map((t) => ({role: t.role, chars: t.text.length}));
+            const adapter = Whiteboard.chat.adapterFor(site); // the site's own adapter file, quirks and all
+            const turns = adapter.turns().map((t) => ({role: t.role, chars: t.text.length, text: t.text}));
             return {counts, turns, recognised: adapter.recognition().state === 'attached',
                     streaming: adapter.isStreaming(), fresh: adapter.conversationIsNew()};
         }""", SITE_OF_PAGE[name])
