@@ -43,7 +43,8 @@ class ChatSite:
     """What the end-to-end tests need to know of a chat site: its table entry (label, hosts,
     startUrl) and the saved pages it is tested on. `page` has a composer and a conversation;
     `answer` finds a paragraph of a reply there; `editor` is where a test types; `read` is
-    how a test reads the composer ("value" for a textarea)."""
+    how a test reads the composer ("value" for a textarea); `send` is the send button once
+    text is typed; `turns` the messages shown."""
 
     id: str
     label: str
@@ -53,6 +54,8 @@ class ChatSite:
     page: str
     answer: str
     editor: str
+    send: str
+    turns: str
     read: str = "text"
     form: str | None = None
 
@@ -61,20 +64,29 @@ class ChatSite:
 _TESTED = {
     "chatgpt": dict(url="https://chatgpt.com/c/{name}", page="acb__chatgpt_2026-04-13",
                     answer="[data-message-author-role=assistant] .markdown p", editor="#prompt-textarea",
-                    form="form[data-type=unified-composer]"),
+                    form="form[data-type=unified-composer]", send="button[data-testid=send-button]",
+                    turns="[data-message-author-role]"),
     "claude": dict(url="https://claude.ai/chat/{name}", page="acb__claude_2026-04-13",
-                   answer=".font-claude-response .standard-markdown p", editor="[data-testid=chat-input]"),
+                   answer=".font-claude-response .standard-markdown p", editor="[data-testid=chat-input]",
+                   send="button[aria-label='Send message']", turns="[data-testid=user-message], .font-claude-response"),
     "gemini": dict(url="https://gemini.google.com/app/{name}", page="acb__gemini_2026-04-13",
-                   answer="model-response message-content .markdown p", editor="rich-textarea .ql-editor"),
+                   answer="model-response message-content .markdown p", editor="rich-textarea .ql-editor",
+                   send="gem-icon-button.send-button button, button.send-button", turns="user-query, model-response"),
     "perplexity": dict(url="https://www.perplexity.ai/search/{name}", page="acb__perplexity_2026-04-13",
-                       answer="#markdown-content-0 p", editor="#ask-input"),
+                       answer="#markdown-content-0 p", editor="#ask-input",
+                       send="[data-ask-input-container] button:not([data-state])",
+                       turns="h1[class~='group/query'], div[id^='markdown-content-']"),
     "grok": dict(url="https://grok.com/c/{name}", page="acb__grok_2026-04-13",
                  answer="div[id^=response-].items-start .response-content-markdown p",
-                 editor=".query-bar .ProseMirror[contenteditable=true]", form="form:has(.query-bar)"),
+                 editor=".query-bar .ProseMirror[contenteditable=true]", form="form:has(.query-bar)",
+                 send="form:has(.query-bar) button[type=submit]", turns="div[id^='response-'] .message-bubble"),
     "deepseek": dict(url="https://chat.deepseek.com/a/chat/s/{name}", page="cv__deepseek-chat_2026-05-21",
-                     answer=".ds-assistant-message-main-content p", editor="textarea[name=search]", read="value"),
+                     answer=".ds-assistant-message-main-content p", editor="textarea[name=search]", read="value",
+                     send="div:has(> div > textarea) > div .ds-icon-button[role=button]", turns=".ds-message"),
     "copilot": dict(url="https://copilot.microsoft.com/chats/{name}", page="rse__copilot-dom-2question-ans-pairs_2026-03",
-                    answer="[data-content=ai-message] p", editor="textarea#userInput", read="value"),
+                    answer="[data-content=ai-message] p", editor="textarea#userInput", read="value",
+                    send="button[data-testid=submit-button]",
+                    turns="[data-content=user-message], [data-content=ai-message]"),
 }
 SITES = {sid: ChatSite(id=sid, label=entry["label"], hosts=tuple(entry["hosts"]), start_url=entry["startUrl"],
                        **_TESTED[sid])
@@ -140,7 +152,8 @@ def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
     if query.get("sim", ["1"])[0] == "0":
         return html
     attrs = f'data-site="{site}"'
-    for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms"), ("chunks", "data-chunks")):
+    for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms"), ("chunks", "data-chunks"),
+                      ("finishMs", "data-finish-ms")):
         if key in query:
             attrs += f' {attr}="{query[key][0]}"'
     tag = f'<script src="/__whiteboard_sim.js" {attrs}></script>'
@@ -313,6 +326,28 @@ def shadow_ui(page, tag: str) -> dict | None:
         return {"text": " ".join(p.strip() for p in parts if p.strip()), "tags": [t for t in tags if t]}
     finally:
         cdp.detach()
+
+
+def close_panel(page) -> None:
+    """A real click on the session panel's close button (it sits bottom right, over some
+    sites' send buttons in the unstyled saved pages)."""
+    if not ui_visible(page, "whiteboard-panel"):
+        return
+    cdp = page.context.new_cdp_session(page)
+    try:
+        doc = cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})
+        panel = _find(doc["root"], lambda n: n.get("localName") == "whiteboard-panel")
+
+        def is_close(n):
+            attrs = n.get("attributes", [])
+            return n.get("localName") == "button" and "class" in attrs and attrs[attrs.index("class") + 1] == "close"
+
+        button = _find(panel["shadowRoots"][0], is_close)
+        box = cdp.send("DOM.getBoxModel", {"nodeId": button["nodeId"]})["model"]["content"]
+    finally:
+        cdp.detach()
+    page.mouse.click((box[0] + box[4]) / 2, (box[1] + box[5]) / 2)
+    wait_for(lambda: not ui_visible(page, "whiteboard-panel"), what="the panel closed")
 
 
 def ui_visible(page, tag: str) -> bool:

@@ -43,9 +43,12 @@
         .map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
     }
 
+    // A message's text: its text elements' (several when a site splits a message into
+    // lines or parts), else the whole message's.
     textOf(el, role) {
-      const inner = first(el, role === "user" ? this.sel.userText : this.sel.assistantText);
-      return (inner || el).innerText.trim();
+      const parts = all(el, role === "user" ? this.sel.userText : this.sel.assistantText)
+        .filter((part, _, found) => !found.some((outer) => outer !== part && outer.contains(part)));
+      return (parts.length ? parts.map((p) => p.innerText.trim()).join("\n") : el.innerText).trim();
     }
 
     // A reply is streaming while a `streaming` marker is on the page or, on a site whose

@@ -1,7 +1,7 @@
 // copilot.microsoft.com and www.copilot.com: the textarea composer, the submit button, turns
-// by data-content (user-message / ai-message) with a reply's parts joined, and a reply
-// finished once its reaction bar is in it (copilot.selectors.js): the 2025 layout put the bar
-// inside the reply's last part, so it need not follow the text as on other sites.
+// by data-content (user-message / ai-message), and a reply finished once its reaction bar is
+// in it (copilot.selectors.js): the 2025 layout put the bar inside the reply's last part, so
+// it need not follow the text as on other sites.
 (() => {
   const { all, any } = Whiteboard.dom;
   Whiteboard.chat.define({
@@ -10,10 +10,6 @@
     isStreaming() {
       const last = all(document, this.sel.assistantMessage).at(-1);
       return any(document, this.sel.streaming) || (!!last && !any(last, this.sel.replyDone));
-    },
-    textOf(el, role) {
-      const parts = role === "assistant" ? all(el, this.sel.assistantText) : [];
-      return (parts.length ? parts.map((p) => p.innerText.trim()).join("\n\n") : el.innerText).trim();
     },
   });
 })();

@@ -26,8 +26,7 @@
       { css: '[data-content="ai-message"]', pages: CONVERSATION },
     ],
     userText: [],
-    // The reply's parts (id "<message>-content-<n>"), without the sr-only "Copilot said"
-    // heading; copilot.js joins them.
+    // The reply's parts (id "<message>-content-<n>"), without the sr-only "Copilot said" heading.
     assistantText: [
       { css: '[id*="-content-"]', pages: CONVERSATION },
     ],

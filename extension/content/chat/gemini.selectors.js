@@ -31,8 +31,9 @@
     assistantMessage: [
       { css: "model-response", pages: CONVERSATION },
     ],
+    // One element per line of the message (beside it, a visually hidden "You said" label).
     userText: [
-      { css: ".query-text", pages: CONVERSATION },
+      { css: ".query-text .query-text-line", pages: CONVERSATION },
     ],
     assistantText: [
       { css: "message-content .markdown", pages: CONVERSATION },

@@ -92,7 +92,12 @@
         return { turn: nest(make("model-response"), make("message-content", { id: `message-content-id-sim${count()}` }), body), body };
       },
       finish: (turn) => turn.querySelector("[aria-busy]").setAttribute("aria-busy", "false"),
-      toggle: (button, on) => (button.closest("gem-icon-button") || button).setAttribute("aria-disabled", String(!on)),
+      toggle: (button, on) => { // the button's container shows (class "visible") once text is typed
+        (button.closest("gem-icon-button") || button).setAttribute("aria-disabled", String(!on));
+        const container = button.closest(".send-button-container");
+        container?.classList.toggle("disabled", !on);
+        container?.classList.toggle("visible", on);
+      },
     },
     perplexity: {
       editor: "#ask-input",
@@ -301,6 +306,17 @@
   function attach() {
     const box = editor();
     if (!box) return;
+    // The saved pages' stylesheets are not loaded: give an icon-only send button a size to click.
+    const style = make("style", {}, `${S.sendButton} { display: inline-block; min-width: 24px; min-height: 24px; }`);
+    document.head.append(style);
+    // A rich editor renders its own DOM: the saved (prettified) page's whitespace between
+    // its paragraphs is not there on the live site.
+    if (!(box instanceof HTMLTextAreaElement)) {
+      const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      const blank = [];
+      while (walker.nextNode()) if (!walker.currentNode.data.trim()) blank.push(walker.currentNode);
+      for (const node of blank) node.remove();
+    }
     box.addEventListener("keydown", (e) => {
       if (e.key !== "Enter" || e.shiftKey || e.isComposing || e.keyCode === 229) return;
       e.preventDefault();
