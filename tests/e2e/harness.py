@@ -83,8 +83,10 @@ _TESTED = {
     "deepseek": dict(url="https://chat.deepseek.com/a/chat/s/{name}", page="cv__deepseek-chat_2026-05-21",
                      answer=".ds-assistant-message-main-content p", editor="textarea[name=search]", read="value",
                      send="div:has(> div > textarea) > div .ds-icon-button[role=button]", turns=".ds-message"),
-    "copilot": dict(url="https://copilot.microsoft.com/chats/{name}", page="rse__copilot-dom-2question-ans-pairs_2026-03",
-                    answer="[data-content=ai-message] p", editor="textarea#userInput", read="value",
+    "copilot": dict(url="https://copilot.microsoft.com/chats/{name}",
+                    page="rse__copilot-dom-2question-ans-pairs_2026-03",
+                    answer="[data-testid=highlighted-chats] [data-content=ai-message] p",  # not the faded backstage
+                    editor="textarea#userInput", read="value",
                     send="button[data-testid=submit-button]",
                     turns="[data-content=user-message], [data-content=ai-message]"),
 }

@@ -16,16 +16,17 @@ from e2e import harness
 
 EDITORS = Path(__file__).resolve().parent / "editors" / "node_modules"
 ORIGIN = "https://editors.test"
-TEXT = ("Explain this\n\n---\n[Whiteboard selection · 1 passage]\n> <b>bold</b> & <img src=x onerror=\"window.__pwned=1\">\n"
-        "> second line\n---")
-LONG = TEXT + "\n" + "\n".join(f"> line {i} of a long passage that would become an attachment if pasted" for i in range(300))
+TEXT = ("Explain this\n\n---\n[Whiteboard selection · 1 passage]\n"
+        "> <b>bold</b> & <img src=x onerror=\"window.__pwned=1\">\n> second line\n---")
+LONG = TEXT + "\n" + "\n".join(f"> line {i} of a long passage, an attachment if it were pasted" for i in range(300))
 
 
 def _imports() -> dict[str, str]:
     """An import map for the ES modules: each package's browser entry."""
     imports = {"lexical": "/nm/lexical/Lexical.dev.mjs"}
     for name in ("clipboard", "html", "selection", "utils", "rich-text"):
-        imports[f"@lexical/{name}"] = f"/nm/@lexical/{name}/Lexical{''.join(p.title() for p in name.split('-'))}.dev.mjs"
+        module = "".join(part.title() for part in name.split("-"))
+        imports[f"@lexical/{name}"] = f"/nm/@lexical/{name}/Lexical{module}.dev.mjs"
     for name in ("prosemirror-model", "prosemirror-state", "prosemirror-view", "prosemirror-transform",
                  "prosemirror-schema-basic", "orderedmap"):
         imports[name] = f"/nm/{name}/dist/index.js"
@@ -91,13 +92,15 @@ def editors(chromium):
     def serve(route, request):
         path = request.url[len(ORIGIN):]
         if path.startswith("/nm/"):
-            route.fulfill(body=(EDITORS / path[len("/nm/"):]).read_text(encoding="utf-8"), content_type="text/javascript")
+            route.fulfill(body=(EDITORS / path[len("/nm/"):]).read_text(encoding="utf-8"),
+                          content_type="text/javascript")
         elif path == "/":
             route.fulfill(body=PAGE, content_type="text/html; charset=utf-8")
         else:
             route.abort()
 
-    page.route("**/*", lambda route, request: serve(route, request) if request.url.startswith(ORIGIN) else route.abort())
+    page.route("**/*", lambda route, request:
+               serve(route, request) if request.url.startswith(ORIGIN) else route.abort())
     page.goto(f"{ORIGIN}/")
     page.wait_for_function("() => window.ready === true")
     page.add_script_tag(content=(harness.EXTENSION / "content" / "chat" / "editor-input.js").read_text())
@@ -118,7 +121,8 @@ def test_the_draft_is_replaced_in_the_editors_own_model_as_typed_text(editors, e
     assert replace(editors, editor, text) is True
     editors.wait_for_timeout(50)  # let an editor that renders later (Lexical) settle
     assert editors.evaluate("(e) => modelText[e]()", editor) == text
-    assert editors.evaluate("(e) => editorOf[e].querySelectorAll('b, img[src]').length", editor) == 0  # (ProseMirror draws its own src-less img at a break)
+    # No markup from the text (ProseMirror draws its own src-less <img> at a line break).
+    assert editors.evaluate("(e) => editorOf[e].querySelectorAll('b, img[src]').length", editor) == 0
     assert editors.evaluate("() => [window.pastes, window.__pwned]") == [0, None]  # never a paste
 
 

@@ -1,6 +1,6 @@
-"""Continue in Claude / ChatGPT from the popup: real Chromium, the real extension and host
+"""Continue in another site from the popup: real Chromium, the real extension and host
 (no model configured, so the note is extractive); the other site is a saved real page
-served at the URL the worker opens."""
+served at the URL the worker opens. (Every site hands off and receives in test_sites.py.)"""
 
 import re
 import time
@@ -55,7 +55,7 @@ def test_handoff_opens_the_other_site_with_the_note_in_its_composer_unsent(brows
         key = session_key(browser.context, page)
         assert session_messages(browser.context, key) == []  # nothing goes to the host before the user acts
         popup = open_popup(browser, tab_id(browser.context, page))
-        button = popup.locator("#handoff-button")
+        button = popup.locator(f".handoff-button[data-site={target}]")
         assert button.inner_text() == f"Continue in {LABELS[target]}"
         with browser.context.expect_page(timeout=20000) as opened:
             button.click()
@@ -96,7 +96,7 @@ def test_no_handoff_offered_off_the_chat_sites(browser, page):
     popup = open_popup(browser, tab)
     time.sleep(0.5)  # handoff.js renders after its own status request
     assert popup.locator("#handoff").is_hidden()
-    assert popup.locator("#handoff-button").count() == 0
+    assert popup.locator(".handoff-button").count() == 0
     popup.close()
 
 

@@ -81,7 +81,7 @@ def test_the_first_send_records_the_conversation_shown_then_the_message(browser,
     open_chat(page, site, SITES[site].page, reply="none")
     key = session_key(browser.context, page)
     assert session_messages(browser.context, key) == []  # nothing reaches the host before the user acts
-    shown = sim(page, f"document.querySelectorAll('{SITES[site].turns}').length")
+    shown = page.evaluate("(css) => document.querySelectorAll(css).length", SITES[site].turns)
     assert shown >= 2
     assert send(page, site, "What did we conclude?")["text"] == "What did we conclude?"  # nothing to add
     roles = chat_roles(browser, key)
@@ -99,7 +99,8 @@ def test_a_selection_goes_once_as_typed_text_with_the_next_send(browser, page, s
     assert first["text"].startswith("Explain this in one sentence\n\n---\n[Whiteboard selection · 1 passage]\n")
     assert first["text"].count("[Whiteboard selection") == 1 and first["text"].count(selected[:60]) == 1
     assert strip_blocks(first["text"]) == "Explain this in one sentence"
-    users = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "user" and m["source"] == "chat"]
+    users = [m["content"] for m in session_messages(browser.context, key)
+             if m["role"] == "user" and m["source"] == "chat"]
     assert users[-1] == "Explain this in one sentence" and users.count("Explain this in one sentence") == 1
     assert send(page, site, "And in French?")["text"] == "And in French?"  # the selection went once
 

@@ -155,6 +155,8 @@
       },
       finish: (turn) => turn.append(nest(make("div", { class: "ds-flex" }),
                                          make("div", { class: "ds-icon-button", role: "button", tabindex: "0" }))),
+      // The saved fragment lacks the stylesheet that keeps the scroll area's gutters to its edges.
+      css: ".ds-scroll-area__gutters { pointer-events: none; }",
       toggle: (button, on) => {
         button.classList.toggle("ds-icon-button--disabled", !on);
         button.setAttribute("aria-disabled", String(!on));
@@ -307,7 +309,8 @@
     const box = editor();
     if (!box) return;
     // The saved pages' stylesheets are not loaded: give an icon-only send button a size to click.
-    const style = make("style", {}, `${S.sendButton} { display: inline-block; min-width: 24px; min-height: 24px; }`);
+    const style = make("style", {}, `${S.sendButton} { display: inline-block; min-width: 24px; min-height: 24px; }
+                                       ${S.css || ""}`);
     document.head.append(style);
     // A rich editor renders its own DOM: the saved (prettified) page's whitespace between
     // its paragraphs is not there on the live site.

@@ -2,11 +2,12 @@
 
     python tests/e2e/pages/make_pages.py [DOM_DIR]
 
-Only the pages listed in LICENCES are copied: MIT pages as they are, MPL-2.0 pages with the
-licence notice at their top; AGPL-3.0 pages stay out (the hand-written wb__ pages restate
-the facts they show, see README.md). Trimming removes what would run or fetch (scripts, <link>s, iframes, <noscript>) and
-empties inline SVG drawings; every element, attribute and text node the adapters look
-at is kept byte for byte, so selectors behave exactly as on the saved page.
+Only the pages listed in LICENCES are copied: MIT pages as they are, MPL-2.0 pages with
+the licence notice at their top; AGPL-3.0 pages stay out (the hand-written wb__ pages
+restate the facts they show, see README.md). Trimming removes what would run or fetch
+(scripts, <link>s, iframes, <noscript>) and empties inline SVG drawings; every element,
+attribute and text node the adapters look at is kept byte for byte, so selectors behave
+exactly as on the saved page.
 """
 
 from __future__ import annotations
