@@ -270,6 +270,15 @@ def test_long_term_memory_opted_in_from_the_popup_is_recalled_into_a_send(browse
         assert strip_blocks(text) == DRAFT
         users = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "user"]
         assert users[-1] == DRAFT
+        # The options page's memory section names the site, with a switch per host name.
+        options = browser.context.new_page()
+        options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
+        for name in SITES[site].hosts:
+            box = options.locator(f"#memory-site-{name.replace('.', chr(92) + '.')}")
+            wait_for(lambda b=box: b.is_enabled(), what="the options memory section")
+            assert box.is_checked() is (name == host)
+        assert SITES[site].label in options.locator("#long-term-memory").inner_text()
+        options.close()
     finally:
         popup.bring_to_front()
         popup.locator("#memory-opt-in").click()

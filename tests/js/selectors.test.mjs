@@ -57,6 +57,21 @@ for (const id of ids) {
   });
 }
 
+// Interfaces are translated (a saved Gemini page is in French): selectors match structure
+// and stable attributes, never text a person reads. (ChatGPT's and Claude's tables predate
+// this rule and still hold a few aria-label fallbacks.)
+const STRUCTURE_ONLY = ["gemini", "perplexity", "grok", "deepseek", "copilot"];
+const VISIBLE_TEXT = /\[(?:aria-label|aria-placeholder|placeholder|title|alt|aria-description)\b|:(?:-soup-)?contains\(/i;
+
+for (const id of STRUCTURE_ONLY) {
+  test(`${id}: no selector reads visible or aria-label text`, () => {
+    const { table } = loadSite(id);
+    for (const [role, entries] of Object.entries(table)) {
+      for (const { css } of entries) assert.doesNotMatch(css, VISIBLE_TEXT, `${id}.${role}: ${css}`);
+    }
+  });
+}
+
 test("the registry refuses a malformed table", () => {
   const W = load(["content/chat/selector-registry.js"]);
   assert.throws(() => W.selectors.define("x", { editor: [{ css: "div" }] }), /list of \{css, pages\}/);
