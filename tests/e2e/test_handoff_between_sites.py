@@ -112,3 +112,26 @@ def test_a_handoff_note_goes_only_to_the_tab_opened_for_it(browser, page):
     time.sleep(1.0)
     assert squash(page.locator(EDITORS["claude"]).inner_text()) == ""
     popup.close()
+
+
+def test_a_site_turned_off_in_options_is_neither_offered_nor_opened(browser, page):
+    worker = service_worker(browser.context)
+    worker.evaluate("""async () => {
+        const {settings} = await chrome.storage.local.get('settings');
+        const sites = {...(settings?.sites || {}), gemini: false};
+        await chrome.storage.local.set({settings: {...(settings || {}), sites}});
+    }""")
+    try:
+        open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+        popup = open_popup(browser, tab_id(browser.context, page))
+        popup.locator(".handoff-button").first.wait_for()
+        offered = popup.locator(".handoff-button").evaluate_all("(bs) => bs.map((b) => b.dataset.site)")
+        assert "gemini" not in offered and "chatgpt" not in offered and "claude" in offered
+        refused = popup.evaluate("() => chrome.runtime.sendMessage({kind: 'handoff-open', site: 'gemini', text: 'x'})")
+        assert refused["ok"] is False and refused["error"]["code"] == "forbidden"
+        popup.close()
+    finally:
+        worker.evaluate("""async () => {
+            const {settings} = await chrome.storage.local.get('settings');
+            await chrome.storage.local.set({settings: {...settings, sites: {...settings.sites, gemini: true}}});
+        }""")
