@@ -116,8 +116,10 @@ def test_popup_and_options_know_the_new_site(browser, page):
     popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
     popup.wait_for_selector("body[data-ready=true]")
     assert popup.locator("#page-text").inner_text().startswith("Example Chat: attached")
-    popup.wait_for_selector("#handoff-button")
-    assert popup.locator("#handoff-button").inner_text() == "Continue in ChatGPT"  # the entry's handoffTo
+    popup.wait_for_selector(".handoff-button")
+    # Every other enabled site, the new one's table neighbours included.
+    offered = popup.locator(".handoff-button").all_inner_texts()
+    assert offered == [f"Continue in {site.label}" for site in harness.SITES.values()]
     popup.close()
     options = browser.context.new_page()
     options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")

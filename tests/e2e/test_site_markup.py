@@ -133,9 +133,8 @@ def test_closing_the_tab_clears_its_session(browser, page, site, layout):
 
 @pytest.mark.parametrize("site,layout", CASES, ids=IDS)
 def test_handoff_to_the_other_site_on_the_same_markup(browser, page, site, layout):
-    sites = service_worker(browser.context).evaluate("() => globalThis.Whiteboard.sites.SITES")
-    target = sites[site]["handoffTo"]
-    start_url = sites[target]["startUrl"]
+    target = next(other for other in SITE_PAGES if other != site)
+    start_url = harness.SITES[target].start_url
     target_page = SITE_PAGES[target][layout]
 
     def start_page(route, request):
@@ -146,7 +145,7 @@ def test_handoff_to_the_other_site_on_the_same_markup(browser, page, site, layou
         open_chat(page, site, SITE_PAGES[site][layout], reply="none")
         popup = open_popup(browser, tab_id(browser.context, page))
         with browser.context.expect_page(timeout=20000) as opened:
-            popup.locator("#handoff-button").click()
+            popup.locator(f".handoff-button[data-site={target}]").click()
         other = opened.value
         other.wait_for_function("() => window.__sim !== undefined")
         note = wait_for(lambda: other.locator(editor_css(target)).first.inner_text().strip(), timeout=15,
