@@ -201,7 +201,6 @@
       sendButton: "form:has(.query-bar) button[type=submit]",
       messages: "div[id^='response-'] .message-bubble",
       slot: () => document.querySelector(".query-bar"),
-      // Its older pages keep a disabled submit button, its September 2026 page adds one.
       newButton: () => make("button", { type: "submit" }, "↑"),
       turn(role, text, n) {
         const testIds = has("[data-testid=user-message]"); // the September 2026 layout names its roles
@@ -298,8 +297,9 @@
   }
 
   // --- composer ---
-  // A site's own button is enabled by text (toggle); one the site adds only while there is
-  // text (newButton) is added and removed. Grok does both.
+  // A site's own button is enabled by text (toggle); one the site shows only while there is
+  // text (newButton, no toggle) is added and removed, a saved page's own included. Grok does
+  // both: its older pages keep a disabled submit button, its September 2026 page adds one.
   function syncSendButton() {
     const hasText = draftOf(editor()).trim().length > 0;
     const on = hasText && !sim.streaming;
@@ -310,7 +310,7 @@
       button.dataset.simMade = "";
       button.addEventListener("click", (e) => onButton(e));
       S.slot().append(button);
-    } else if (button && "simMade" in button.dataset && !hasText) {
+    } else if (button && !hasText && ("simMade" in button.dataset || (S.newButton && !S.toggle))) {
       button.remove();
     } else if (button && S.toggle) {
       S.toggle(button, on);
