@@ -25,6 +25,7 @@ def build_extension(dest: Path) -> Path:
     """The extension with example-chat added the documented way."""
     ext = dest / "extension"
     shutil.copytree(harness.EXTENSION, ext)
+    shutil.copy(harness.ROOT / "pyproject.toml", dest)  # the manifest's version comes from it
     sites = ext / "shared" / "sites.js"
     text = sites.read_text(encoding="utf-8")
     end = text.index("\n  ];\n") + 1  # the end of the TABLE literal
