@@ -11,7 +11,7 @@ injected), and a send with a captured selection (round trip + the text replaced 
 the editor + the replay), and a send with long-term memory on for the site and 10,000 memories in the
 vault, their meanings indexed (recall, the draft embedded by the bundled model within its
 30 ms, on the send path). Then, on every chat site's saved page (harness.SITES), on its old
-and new markup where it has both (harness.SITE_PAGES), a send with memory on for that site and
+and new markup where it has both (harness.MARKUPS), a send with memory on for that site and
 a selection injected. Sends are 400 ms apart, as a person's are at least, so the
 turn capture that follows each send is not on the next one's path. Target: p95 < 50 ms.
 """
@@ -154,9 +154,8 @@ def main() -> int:
             rows.append((f"memory on, {status['memories']:,} memories (meanings {status['meanings']['state']})",
                          run_case(context, page, key, args.sends, False)))
             page.close()
-            per_site = [(site, markup, name, site_case(context, site, name, args.site_sends))
-                        for site in harness.SITE_IDS
-                        for markup, name in harness.SITE_PAGES.get(site, {"": harness.SITES[site].page}).items()]
+            per_site = [(site, markup, tested.page, site_case(context, site, tested.page, args.site_sends))
+                        for site, markups in harness.MARKUPS.items() for markup, tested in markups.items()]
         finally:
             context.close()
     print(f"Enter -> message sent, headless Chromium, {args.sends} sends per case\n")

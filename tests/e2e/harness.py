@@ -13,7 +13,7 @@ import os
 import signal
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -44,9 +44,9 @@ class ChatSite:
     startUrl) and the saved pages it is tested on. `page` has a composer and a conversation;
     `answer` finds a paragraph of a reply there; `editor` is where a test types (in every
     layout); `read` is how a test reads the composer ("value" for a textarea); `send` is the
-    send button once text is typed; `turns` the messages shown. `new_page` is the site's newer
-    markup where an old and a new one are both live (`page` is then the old one);
-    `more_pages` are other saved pages a user can send from."""
+    send button once text is typed; `turns` the messages shown. `more_pages` are other saved
+    pages a user can send from. Where a site has an old and a new markup both live, this is
+    the old one and MARKUPS holds both."""
 
     id: str
     label: str
@@ -60,14 +60,12 @@ class ChatSite:
     turns: str
     read: str = "text"
     form: str | None = None
-    new_page: str | None = None
     more_pages: tuple[str, ...] = ()
 
 
 # Every site, the one place the tests map a site to its URLs and saved pages.
 _TESTED = {
     "chatgpt": dict(url="https://chatgpt.com/c/{name}", page="acb__chatgpt_2026-04-13",
-                    new_page="orc__chatgpt-completed_2026-09__idx",
                     more_pages=("gte__chatgpt_project_page_2025-12-23", "rse__chatgpt-dom-1question-ans-pair_2026-03",
                                 "rse__chatgpt-dom_2025-06-30"),
                     answer="[data-message-author-role=assistant] .markdown p",
@@ -75,7 +73,6 @@ _TESTED = {
                     form="form[data-type=unified-composer]", send="button[data-testid=send-button]",
                     turns="[data-message-author-role]"),
     "claude": dict(url="https://claude.ai/chat/{name}", page="acb__claude_2026-04-13",
-                   new_page="obs__claude-hub_2026-10",
                    more_pages=("obs__claude-transcript_2026-09",),
                    answer=".font-claude-response .standard-markdown p", editor="[data-testid=chat-input]",
                    send="button[aria-label='Send message']", turns="[data-testid=user-message], .font-claude-response"),
@@ -108,11 +105,25 @@ SITES = {sid: ChatSite(id=sid, label=entry["label"], hosts=tuple(entry["hosts"])
          for sid, entry in _extension_sites().items()}
 SITE_IDS = list(SITES)
 SITE_URLS = {sid: site.url for sid, site in SITES.items()}
-# The sites with an old and a new markup both live, by markup (tests/e2e/test_site_markup.py).
-SITE_PAGES = {sid: {"old": site.page, "new": site.new_page} for sid, site in SITES.items() if site.new_page}
+# A site's newer markup where an old and a new one are both live (during a rollout).
+_NEW_MARKUP = {
+    # The send button was never captured with a draft: the simulator's own (data-sim-send).
+    "chatgpt": dict(page="orc__chatgpt-completed_2026-09__idx", answer="[data-chatgpt-selection-message-id] p",
+                    form="form[data-chatgpt-composer]", send="button[data-sim-send]",
+                    turns="[data-content-search-unit-key]"),
+    "claude": dict(page="obs__claude-hub_2026-10", answer="[data-perf-reply-text] p",
+                   send="button[data-testid=chat-input-send]", turns="[data-testid=transcript-row]"),
+}
+# Per site, its markups: "old" and "new" where both are live, else one ("").
+MARKUPS = {sid: ({"old": site, "new": replace(site, **_NEW_MARKUP[sid])} if sid in _NEW_MARKUP else {"": site})
+           for sid, site in SITES.items()}
+# Every (site, markup) pair: the behaviour set of tests/e2e/test_sites.py runs on each.
+SITE_MARKUPS = [(sid, markup) for sid, markups in MARKUPS.items() for markup in markups]
+# The sites with an old and a new markup, by markup (tests/e2e/test_site_markup.py).
+SITE_PAGES = {sid: {m: s.page for m, s in markups.items()} for sid, markups in MARKUPS.items() if len(markups) > 1}
 # Per site, every saved page a user can send from (each has a composer the adapter finds):
 # a test that must hold on every supported site takes its pages from here.
-SEND_PAGES = {sid: tuple(p for p in (site.page, site.new_page, *site.more_pages) if p) for sid, site in SITES.items()}
+SEND_PAGES = {sid: (*(s.page for s in MARKUPS[sid].values()), *site.more_pages) for sid, site in SITES.items()}
 # A redesign no selector knows (written for the tests): served at every site's URL, where the
 # structural fallbacks must keep sends working.
 MISS_PAGE = "miss__redesigned-chat"

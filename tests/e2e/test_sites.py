@@ -1,6 +1,7 @@
 """The behaviour every chat site must have, run for every site in the sites table on its
-saved real page (harness.SITES): real Chromium, the real extension, the real host, the
-in-page simulator standing in for the site's own scripts (design §8, §9).
+saved real page, and on the old and the new markup of a site that has both
+(harness.SITE_MARKUPS, from harness.SITES): real Chromium, the real extension, the real
+host, the in-page simulator standing in for the site's own scripts (design §8, §9).
 
 Capture at the first send; Enter, the send button and the form intercepted once, Shift+Enter
 and IME composition never; the selection and memory blocks injected as typed text; the reply
@@ -16,7 +17,9 @@ import pytest
 from e2e import harness
 from e2e.harness import (
     EXTENSION_ID,
+    MARKUPS,
     SITE_IDS,
+    SITE_MARKUPS,
     SITES,
     capture_selection,
     close_panel,
@@ -33,6 +36,7 @@ from e2e.harness import (
 from support.host import ok
 from whiteboard.memory.inject import strip_blocks
 
+IDS = [f"{site}-{markup}" if markup else site for site, markup in SITE_MARKUPS]
 FACT = "Prefers TypeScript for all my projects"
 DRAFT = "Help me start a new web project. Which language fits?"
 
@@ -64,9 +68,9 @@ def settings(browser) -> dict:
     return service_worker(browser.context).evaluate("() => chrome.storage.local.get('settings')").get("settings") or {}
 
 
-def send_button_box(page, site: str) -> dict:
+def send_button_box(page, css: str) -> dict:
     """Where the site's send button is (it shows once text is typed): for a real mouse click."""
-    button = page.locator(SITES[site].send).first
+    button = page.locator(css).first
     button.wait_for(state="visible")
     wait_for(lambda: button.is_enabled(), what="the send button enabled")
     return button.bounding_box()
@@ -76,12 +80,12 @@ def click_at(page, box: dict) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_the_first_send_records_the_conversation_shown_then_the_message(browser, page, site):
-    open_chat(page, site, SITES[site].page, reply="none")
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_the_first_send_records_the_conversation_shown_then_the_message(browser, page, site, markup):
+    open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
     assert session_messages(browser.context, key) == []  # nothing reaches the host before the user acts
-    shown = page.evaluate("(css) => document.querySelectorAll(css).length", SITES[site].turns)
+    shown = page.evaluate("(css) => document.querySelectorAll(css).length", MARKUPS[site][markup].turns)
     assert shown >= 2
     assert send(page, site, "What did we conclude?")["text"] == "What did we conclude?"  # nothing to add
     roles = chat_roles(browser, key)
@@ -89,11 +93,11 @@ def test_the_first_send_records_the_conversation_shown_then_the_message(browser,
     assert session_messages(browser.context, key)[-1]["content"] == "What did we conclude?"
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_a_selection_goes_once_as_typed_text_with_the_next_send(browser, page, site):
-    open_chat(page, site, SITES[site].page, reply="none")
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_a_selection_goes_once_as_typed_text_with_the_next_send(browser, page, site, markup):
+    open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
-    selected = capture_selection(browser, page, SITES[site].answer, key)
+    selected = capture_selection(browser, page, MARKUPS[site][markup].answer, key)
     first = send(page, site, "Explain this in one sentence")
     assert first["via"] == "enter" and first["markup"] == 0  # the editor held text only
     assert first["text"].startswith("Explain this in one sentence\n\n---\n[Whiteboard selection · 1 passage]\n")
@@ -105,15 +109,15 @@ def test_a_selection_goes_once_as_typed_text_with_the_next_send(browser, page, s
     assert send(page, site, "And in French?")["text"] == "And in French?"  # the selection went once
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_the_send_button_is_intercepted(browser, page, site):
-    open_chat(page, site, SITES[site].page, reply="none")
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_the_send_button_is_intercepted(browser, page, site, markup):
+    open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
-    capture_selection(browser, page, SITES[site].answer, key)
+    capture_selection(browser, page, MARKUPS[site][markup].answer, key)
     close_panel(page)
     type_draft(page, site, "Sent by the button")
-    send_button_box(page, site)
-    page.locator(SITES[site].send).first.click(timeout=5000)  # a real click, once nothing covers the button
+    send_button_box(page, MARKUPS[site][markup].send)
+    page.locator(MARKUPS[site][markup].send).first.click(timeout=5000)  # a real click, once nothing covers the button
     wait_for(lambda: len(sent(page)) == 1, what="the send")
     [only] = sent(page)
     assert only["via"] == "click"  # a submit button (Grok) sends through its form's submit, as the click
@@ -121,18 +125,18 @@ def test_the_send_button_is_intercepted(browser, page, site):
     assert only["text"].count("[Whiteboard selection") == 1
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_one_injection_however_many_send_gestures_fire(browser, page, site):
-    open_chat(page, site, SITES[site].page, reply="none")
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_one_injection_however_many_send_gestures_fire(browser, page, site, markup):
+    open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
-    capture_selection(browser, page, SITES[site].answer, key)
+    capture_selection(browser, page, MARKUPS[site][markup].answer, key)
     close_panel(page)
     type_draft(page, site, "Once only")
-    box = send_button_box(page, site)
+    box = send_button_box(page, MARKUPS[site][markup].send)
     # Enter, a click on the send button and Enter again, all before the host answers.
     page.keyboard.press("Enter")
     click_at(page, box)
-    page.locator(SITES[site].editor).focus()
+    page.locator(MARKUPS[site][markup].editor).focus()
     page.keyboard.press("Enter")
     wait_for(lambda: len(sent(page)) >= 1, what="the send")
     page.wait_for_timeout(600)  # room for any duplicate to show up
@@ -142,16 +146,16 @@ def test_one_injection_however_many_send_gestures_fire(browser, page, site):
     assert [m["content"] for m in users].count("Once only") == 1
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_shift_enter_and_composing_enter_are_not_intercepted(browser, page, site):
-    open_chat(page, site, SITES[site].page, reply="none")
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_shift_enter_and_composing_enter_are_not_intercepted(browser, page, site, markup):
+    open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
     page.evaluate("""(css) => {
         window.__seen = [];
         document.querySelector(css).addEventListener('keydown', (e) => {
             if (e.key === 'Enter') window.__seen.push({shift: e.shiftKey, composing: e.isComposing, code: e.keyCode});
         });
-    }""", SITES[site].editor)
+    }""", MARKUPS[site][markup].editor)
     type_draft(page, site, "line one")
     page.keyboard.press("Shift+Enter")
     page.keyboard.type("line two")
@@ -161,7 +165,7 @@ def test_shift_enter_and_composing_enter_are_not_intercepted(browser, page, site
                 {key: 'Enter', code: 'Enter', bubbles: true, cancelable: true, ...init});
             document.querySelector(css).dispatchEvent(e);
             return e.defaultPrevented;
-        }""", [SITES[site].editor, init])
+        }""", [MARKUPS[site][markup].editor, init])
         assert prevented is False
     page.wait_for_timeout(400)
     # The site saw all three Enters itself: none was swallowed by Whiteboard.
@@ -173,12 +177,12 @@ def test_shift_enter_and_composing_enter_are_not_intercepted(browser, page, site
     assert re.search(r"line one\s+line two", composer_text(page, site))
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_the_reply_is_captured_once_and_only_after_its_finished_marker(browser, page, site):
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_the_reply_is_captured_once_and_only_after_its_finished_marker(browser, page, site, markup):
     # Three chunks 800 ms apart, and the finished marker 800 ms after the last: the page falls
     # quiet mid-stream for longer than the capture's settle time, so only the site's streaming
     # or finished marker can hold the capture back.
-    open_chat(page, site, SITES[site].page, replyMs=2400, chunks=3, finishMs=800)
+    open_chat(page, site, MARKUPS[site][markup].page, replyMs=2400, chunks=3, finishMs=800)
     key = session_key(browser.context, page)
     send(page, site, "Tell me about fish")
     shown = chat_roles(browser, key)
@@ -195,9 +199,9 @@ def test_the_reply_is_captured_once_and_only_after_its_finished_marker(browser, 
     assert chat_roles(browser, key) == [*shown, "assistant"]
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_closing_the_tab_clears_its_session(browser, page, site):
-    open_chat(page, site, SITES[site].page, reply="none")
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_closing_the_tab_clears_its_session(browser, page, site, markup):
+    open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
     send(page, site, "Remember this")
     assert session_messages(browser.context, key)
@@ -206,12 +210,12 @@ def test_closing_the_tab_clears_its_session(browser, page, site):
     assert key not in [s["key"] for s in browser.request({"type": "session.list"})["sessions"]]
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_pause_and_the_options_switch_leave_sends_alone_and_the_popup_names_the_site(browser, page, site):
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_pause_and_the_options_switch_leave_sends_alone_and_the_popup_names_the_site(browser, page, site, markup):
     label, host = SITES[site].label, SITES[site].hosts[0]
-    open_chat(page, site, SITES[site].page, reply="none")
+    open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
-    capture_selection(browser, page, SITES[site].answer, key)
+    capture_selection(browser, page, MARKUPS[site][markup].answer, key)
     popup = open_popup(browser, tab_id(browser.context, page))
     wait_for(lambda: popup.locator("#page-text").inner_text().startswith(f"{label}: attached"), what="attached")
     assert popup.locator("#page-host").text_content() == host
@@ -248,12 +252,12 @@ def test_pause_and_the_options_switch_leave_sends_alone_and_the_popup_names_the_
     assert "[Whiteboard selection" in send(page, site, "Back on")["text"]  # the selection waited for this send
 
 
-@pytest.mark.parametrize("site", SITE_IDS)
-def test_long_term_memory_opted_in_from_the_popup_is_recalled_into_a_send(browser, page, site):
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_long_term_memory_opted_in_from_the_popup_is_recalled_into_a_send(browser, page, site, markup):
     host = SITES[site].hosts[0]
     ok(browser.request({"type": "memory.wipe", "confirm": True}))
     ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
-    open_chat(page, site, SITES[site].page, reply="none")
+    open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
     popup = open_popup(browser, tab_id(browser.context, page))
     popup.wait_for_selector("#memory-opt-in:not([disabled])")
@@ -290,19 +294,20 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-@pytest.mark.parametrize("source", SITE_IDS)
-def test_handoff_offers_every_other_site_and_fills_the_chosen_ones_composer_unsent(browser, page, source):
+@pytest.mark.parametrize(("source", "markup"), SITE_MARKUPS, ids=IDS)
+def test_handoff_offers_every_other_site_and_fills_the_chosen_ones_composer_unsent(browser, page, source, markup):
     target = SITE_IDS[(SITE_IDS.index(source) + 1) % len(SITE_IDS)]  # each site hands off once, each receives once
     start = SITES[target].start_url
+    target_page = MARKUPS[target].get(markup, SITES[target]).page  # the same markup where the target has it
     served = []
 
     def start_page(route, request):
         served.append(request.url)
-        route.fulfill(body=harness.page_html(SITES[target].page, target, {}), content_type="text/html; charset=utf-8")
+        route.fulfill(body=harness.page_html(target_page, target, {}), content_type="text/html; charset=utf-8")
 
     browser.context.route(start, start_page)
     try:
-        open_chat(page, source, SITES[source].page, reply="none")
+        open_chat(page, source, MARKUPS[source][markup].page, reply="none")
         key = session_key(browser.context, page)
         popup = open_popup(browser, tab_id(browser.context, page))
         buttons = popup.locator(".handoff-button")
