@@ -13,6 +13,7 @@ import pytest
 from e2e.harness import (
     EXTENSION_ID,
     MISS_PAGE,
+    SITE_IDS,
     SITE_PAGES,
     host_request,
     open_chat,
@@ -50,7 +51,7 @@ def open_popup(browser, tab: int):
 
 # --- a redesign none of the selectors know: the structural fallbacks keep sends working ---
 
-@pytest.mark.parametrize("site", list(SITE_PAGES))
+@pytest.mark.parametrize("site", SITE_IDS)
 @pytest.mark.parametrize("gesture", ["enter", "click"])
 def test_a_page_whose_selectors_all_miss_still_gets_the_selection_once(browser, page, site, gesture):
     open_chat(page, site, MISS_PAGE, reply="none")
@@ -70,7 +71,7 @@ def test_a_page_whose_selectors_all_miss_still_gets_the_selection_once(browser, 
     assert any(m["content"] == "Where is the ferry?" for m in session_messages(browser.context, key))
 
 
-@pytest.mark.parametrize("site", list(SITE_PAGES))
+@pytest.mark.parametrize("site", SITE_IDS)
 def test_a_form_with_several_fields_is_not_taken_for_a_composer(browser, page, site):
     # Settings, a profile, a custom assistant's editor: Enter there is the site's alone.
     open_chat(page, site, MISS_PAGE, reply="none")
@@ -86,7 +87,7 @@ def test_a_form_with_several_fields_is_not_taken_for_a_composer(browser, page, s
     assert [m["source"] for m in session_messages(browser.context, key)] == ["selection"]
 
 
-@pytest.mark.parametrize("site", list(SITE_PAGES))
+@pytest.mark.parametrize("site", SITE_IDS)
 def test_the_popup_names_the_roles_not_found_and_the_diagnostic_holds_no_page_text(browser, page, site):
     open_chat(page, site, MISS_PAGE)
     key = session_key(browser.context, page)
