@@ -62,5 +62,10 @@ if [ ! -x tools/eslint/node_modules/.bin/eslint ] || \
         [ tools/eslint/package-lock.json -nt tools/eslint/node_modules/.package-lock.json ]; then
     npm ci --prefix tools/eslint --no-audit --no-fund --loglevel=error
 fi
+# The real editor libraries the chat sites run, for tests/e2e/test_editor_input.py.
+if [ ! -d tests/e2e/editors/node_modules/quill ] || \
+        [ tests/e2e/editors/package-lock.json -nt tests/e2e/editors/node_modules/.package-lock.json ]; then
+    npm ci --prefix tests/e2e/editors --no-audit --no-fund --loglevel=error
+fi
 
 exec "$VENV/bin/python" -m pytest "$@"

@@ -6,6 +6,7 @@
 import { senderKind } from "./router.js";
 
 const { SITES } = globalThis.Whiteboard.sites;
+const settingsStore = globalThis.Whiteboard.settings;
 const { failure, STORAGE, KIND } = globalThis.Whiteboard.wire;
 const KEEP_MS = 2 * 60 * 1000; // a note not taken by then (page never loaded) is dropped
 const MAX_CHARS = 100000;
@@ -16,6 +17,7 @@ let opening = Promise.resolve(); // a take waits for an open still storing its n
 async function open({ site, text }) {
   if (!Object.hasOwn(SITES, site)) return failure("bad_request", `no chat site "${site}"`);
   if (typeof text !== "string" || !text.trim()) return failure("bad_request", "the handoff note is empty");
+  if (!(await settingsStore.load()).sites[site]) return failure("forbidden", `${SITES[site].label} is turned off in Options`);
   const tab = await chrome.tabs.create({ url: SITES[site].startUrl, active: true });
   await chrome.storage.session.set({ [keyOf(tab.id)]: { site, text: text.slice(0, MAX_CHARS), at: Date.now() } });
   return { ok: true, tabId: tab.id };

@@ -7,23 +7,20 @@
   const W = (globalThis.Whiteboard ??= {});
   if (W.sites) return;
 
+  // Each entry: `id`, `label`, `hosts` (where its adapter runs), `startUrl` (where a handoff
+  // to the site opens) and `enabled` (handled unless the user turns it off in Options).
+  // "Continue in ..." offers every enabled site but the one the tab is on.
   const TABLE = [
-    {
-      id: "chatgpt",
-      label: "ChatGPT",
-      hosts: ["chatgpt.com"],
-      startUrl: "https://chatgpt.com/", // where a handoff to this site opens
-      enabled: true, // handled unless the user turns it off in Options
-      handoffTo: "claude", // the popup's "Continue in ..." on this site
-    },
-    {
-      id: "claude",
-      label: "Claude",
-      hosts: ["claude.ai"],
-      startUrl: "https://claude.ai/new",
-      enabled: true,
-      handoffTo: "chatgpt",
-    },
+    { id: "chatgpt", label: "ChatGPT", hosts: ["chatgpt.com"], startUrl: "https://chatgpt.com/", enabled: true },
+    { id: "claude", label: "Claude", hosts: ["claude.ai"], startUrl: "https://claude.ai/new", enabled: true },
+    { id: "gemini", label: "Gemini", hosts: ["gemini.google.com"], startUrl: "https://gemini.google.com/app", enabled: true },
+    { id: "perplexity", label: "Perplexity", hosts: ["www.perplexity.ai"], startUrl: "https://www.perplexity.ai/",
+      enabled: true },
+    { id: "grok", label: "Grok", hosts: ["grok.com"], startUrl: "https://grok.com/", enabled: true },
+    { id: "deepseek", label: "DeepSeek", hosts: ["chat.deepseek.com"], startUrl: "https://chat.deepseek.com/",
+      enabled: true },
+    { id: "copilot", label: "Copilot", hosts: ["copilot.microsoft.com", "www.copilot.com"],
+      startUrl: "https://copilot.microsoft.com/", enabled: true },
   ];
 
   const SITES = Object.freeze(Object.fromEntries(TABLE.map((site) =>
@@ -36,11 +33,15 @@
   }
 
   const allHosts = () => Object.values(SITES).flatMap((site) => site.hosts);
+  // Where "Continue in ..." may go from site `from`: every site enabled in `enabledSites`
+  // (settings.sites: id -> boolean) other than `from`, in table order.
+  const handoffTargets = (from, enabledSites) =>
+    Object.keys(SITES).filter((id) => id !== from && (enabledSites?.[id] ?? SITES[id].enabled));
   // The sites' labels as a phrase: labelList("or") -> "ChatGPT or Claude".
   function labelList(conjunction) {
     const labels = Object.values(SITES).map((site) => site.label);
     return labels.length < 2 ? labels.join("") : `${labels.slice(0, -1).join(", ")} ${conjunction} ${labels.at(-1)}`;
   }
 
-  W.sites = Object.freeze({ SITES, siteFor, allHosts, labelList });
+  W.sites = Object.freeze({ SITES, siteFor, allHosts, labelList, handoffTargets });
 })();

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -26,30 +28,116 @@ EXTENSION = ROOT / "extension"
 PAGES = Path(__file__).resolve().parent / "pages"
 SIMULATOR = ROOT / "host" / "whiteboard" / "demo" / "simulator.js"
 CHROMIUM = os.environ.get("WHITEBOARD_CHROMIUM", "/usr/bin/chromium")
-SITE_URLS = {"chatgpt": "https://chatgpt.com/c/{name}", "claude": "https://claude.ai/chat/{name}"}
-# The saved pages each chat site's end-to-end set runs on, by markup: "old" and "new" (both
-# are live while a layout rolls out). A site added here joins tests/e2e/test_site_markup.py.
-SITE_PAGES = {
-    "chatgpt": {"old": "acb__chatgpt_2026-04-13", "new": "orc__chatgpt-completed_2026-09__idx"},
-    "claude": {"old": "acb__claude_2026-04-13", "new": "obs__claude-hub_2026-10"},
+
+
+def _extension_sites() -> dict:
+    """The extension's sites table (extension/shared/sites.js), read by node as the manifest sync reads it."""
+    script = ("import {loadSites} from './tools/sync-manifest.mjs';"
+              "process.stdout.write(JSON.stringify(loadSites().SITES));")
+    out = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True,
+                         check=True, timeout=60)
+    return json.loads(out.stdout)
+
+
+@dataclass(frozen=True)
+class ChatSite:
+    """What the end-to-end tests need to know of a chat site: its table entry (label, hosts,
+    startUrl) and the saved pages it is tested on. `page` has a composer and a conversation;
+    `answer` finds a paragraph of a reply there; `editor` is where a test types (in every
+    layout); `read` is how a test reads the composer ("value" for a textarea); `send` is the
+    send button once text is typed; `turns` the messages shown. `more_pages` are other saved
+    pages a user can send from. Where a site has an old and a new markup both live, this is
+    the old one and MARKUPS holds both."""
+
+    id: str
+    label: str
+    hosts: tuple[str, ...]
+    start_url: str
+    url: str  # a conversation's URL, {name} the saved page
+    page: str
+    answer: str
+    editor: str
+    send: str
+    turns: str
+    read: str = "text"
+    form: str | None = None
+    more_pages: tuple[str, ...] = ()
+
+
+# Every site, the one place the tests map a site to its URLs and saved pages.
+_TESTED = {
+    "chatgpt": dict(url="https://chatgpt.com/c/{name}", page="acb__chatgpt_2026-04-13",
+                    more_pages=("gte__chatgpt_project_page_2025-12-23", "rse__chatgpt-dom-1question-ans-pair_2026-03",
+                                "rse__chatgpt-dom_2025-06-30"),
+                    answer="[data-message-author-role=assistant] .markdown p",
+                    editor="#prompt-textarea, form[data-chatgpt-composer] [data-composer-markdown]",
+                    form="form[data-type=unified-composer]", send="button[data-testid=send-button]",
+                    turns="[data-message-author-role]"),
+    "claude": dict(url="https://claude.ai/chat/{name}", page="acb__claude_2026-04-13",
+                   more_pages=("obs__claude-transcript_2026-09",),
+                   answer=".font-claude-response .standard-markdown p", editor="[data-testid=chat-input]",
+                   send="button[aria-label='Send message']", turns="[data-testid=user-message], .font-claude-response"),
+    "gemini": dict(url="https://gemini.google.com/app/{name}", page="acb__gemini_2026-04-13",
+                   more_pages=("cv__gemini-chat_2026-05-21", "rse__gemini-dom_2025-06-30",
+                               "rse__gemini-scrollback-loading-dom_2025-08"),
+                   answer="model-response message-content .markdown p", editor="rich-textarea .ql-editor",
+                   send="gem-icon-button.send-button button, button.send-button", turns="user-query, model-response"),
+    "perplexity": dict(url="https://www.perplexity.ai/search/{name}", page="acb__perplexity_2026-04-13",
+                       answer="#markdown-content-0 p", editor="#ask-input",
+                       send="[data-ask-input-container] button:not([data-state])",
+                       turns="h1[class~='group/query'], div[id^='markdown-content-']"),
+    "grok": dict(url="https://grok.com/c/{name}", page="acb__grok_2026-04-13",
+                 more_pages=("rse__grok-dom-5question-ans-pairs_2026-03", "wb__grok_2026-09-14_from-facts"),
+                 answer="div[id^=response-].items-start .response-content-markdown p",
+                 editor=".query-bar .ProseMirror[contenteditable=true]", form="form:has(.query-bar)",
+                 send="form:has(.query-bar) button[type=submit]", turns="div[id^='response-'] .message-bubble"),
+    "deepseek": dict(url="https://chat.deepseek.com/a/chat/s/{name}", page="cv__deepseek-chat_2026-05-21",
+                     answer=".ds-assistant-message-main-content p", editor="textarea[name=search]", read="value",
+                     send="div:has(> div > textarea) > div .ds-icon-button[role=button]", turns=".ds-message"),
+    "copilot": dict(url="https://copilot.microsoft.com/chats/{name}",
+                    page="rse__copilot-dom-2question-ans-pairs_2026-03",
+                    answer="[data-testid=highlighted-chats] [data-content=ai-message] p",  # not the faded backstage
+                    editor="textarea#userInput", read="value",
+                    send="button[data-testid=submit-button]",
+                    turns="[data-content=user-message], [data-content=ai-message]"),
 }
-# Saved pages a user can also send from, beyond each site's markup pair.
-MORE_SEND_PAGES = {
-    "chatgpt": ("gte__chatgpt_project_page_2025-12-23", "rse__chatgpt-dom-1question-ans-pair_2026-03",
-                "rse__chatgpt-dom_2025-06-30"),
-    "claude": ("obs__claude-transcript_2026-09",),
+SITES = {sid: ChatSite(id=sid, label=entry["label"], hosts=tuple(entry["hosts"]), start_url=entry["startUrl"],
+                       **_TESTED[sid])
+         for sid, entry in _extension_sites().items()}
+SITE_IDS = list(SITES)
+SITE_URLS = {sid: site.url for sid, site in SITES.items()}
+# A site's newer markup where an old and a new one are both live (during a rollout).
+_NEW_MARKUP = {
+    # The send button was never captured with a draft: the simulator's own (data-sim-send).
+    "chatgpt": dict(page="orc__chatgpt-completed_2026-09__idx", answer="[data-chatgpt-selection-message-id] p",
+                    form="form[data-chatgpt-composer]", send="button[data-sim-send]",
+                    turns="[data-content-search-unit-key]"),
+    "claude": dict(page="obs__claude-hub_2026-10", answer="[data-perf-reply-text] p",
+                   send="button[data-testid=chat-input-send]", turns="[data-testid=transcript-row]"),
 }
+# Per site, its markups: "old" and "new" where both are live, else one ("").
+MARKUPS = {sid: ({"old": site, "new": replace(site, **_NEW_MARKUP[sid])} if sid in _NEW_MARKUP else {"": site})
+           for sid, site in SITES.items()}
+# Every (site, markup) pair: the behaviour set of tests/e2e/test_sites.py runs on each.
+SITE_MARKUPS = [(sid, markup) for sid, markups in MARKUPS.items() for markup in markups]
+# The sites with an old and a new markup, by markup (tests/e2e/test_site_markup.py).
+SITE_PAGES = {sid: {m: s.page for m, s in markups.items()} for sid, markups in MARKUPS.items() if len(markups) > 1}
 # Per site, every saved page a user can send from (each has a composer the adapter finds):
 # a test that must hold on every supported site takes its pages from here.
-SEND_PAGES = {site: (*pages.values(), *MORE_SEND_PAGES.get(site, ())) for site, pages in SITE_PAGES.items()}
+SEND_PAGES = {sid: (*(s.page for s in MARKUPS[sid].values()), *site.more_pages) for sid, site in SITES.items()}
 # A redesign no selector knows (written for the tests): served at every site's URL, where the
 # structural fallbacks must keep sends working.
 MISS_PAGE = "miss__redesigned-chat"
 
 
+def site_of_host(hostname: str) -> str | None:
+    return next((sid for sid, site in SITES.items() if hostname in site.hosts), None)
+
+
 def site_of_page(name: str) -> str | None:
-    """The site a saved page belongs to (by its name), or None for the page of every site."""
-    return next((site for site in SITE_URLS if site in name), None)
+    """The site a saved page is from (its name says so: acb__gemini_..., rse__claude-...), or
+    None for the page of every site (MISS_PAGE)."""
+    return next((sid for sid in SITES if name.split("__", 1)[1].startswith(sid)), None)
 
 
 def chromium_args(extension: Path = EXTENSION) -> list[str]:
@@ -100,7 +188,8 @@ def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
     if query.get("sim", ["1"])[0] == "0":
         return html
     attrs = f'data-site="{site}"'
-    for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms"), ("chunks", "data-chunks")):
+    for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms"), ("chunks", "data-chunks"),
+                      ("finishMs", "data-finish-ms")):
         if key in query:
             attrs += f' {attr}="{query[key][0]}"'
     tag = f'<script src="/__whiteboard_sim.js" {attrs}></script>'
@@ -113,7 +202,7 @@ def install_routes(context) -> None:
 
     def chat(route, request):
         url = urlparse(request.url)
-        site = next(s for s, u in SITE_URLS.items() if urlparse(u).hostname == url.hostname)
+        site = site_of_host(url.hostname)
         if url.path == "/__whiteboard_sim.js":
             route.fulfill(body=SIMULATOR.read_text(), content_type="text/javascript")
             return
@@ -128,8 +217,9 @@ def install_routes(context) -> None:
 
     context.route(lambda url: url.startswith(("http:", "https:", "ws:", "wss:")), lambda route: route.abort())
     context.route("https://news.example/**", article)
-    context.route("https://chatgpt.com/**", chat)
-    context.route("https://claude.ai/**", chat)
+    for site in SITES.values():
+        for host in site.hosts:
+            context.route(f"https://{host}/**", chat)
 
 
 # An ordinary web page for selection capture, with text that looks like markup.
@@ -280,6 +370,28 @@ def shadow_ui(page, tag: str) -> dict | None:
         cdp.detach()
 
 
+def close_panel(page) -> None:
+    """A real click on the session panel's close button (it sits bottom right, over some
+    sites' send buttons in the unstyled saved pages)."""
+    if not ui_visible(page, "whiteboard-panel"):
+        return
+    cdp = page.context.new_cdp_session(page)
+    try:
+        doc = cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})
+        panel = _find(doc["root"], lambda n: n.get("localName") == "whiteboard-panel")
+
+        def is_close(n):
+            attrs = n.get("attributes", [])
+            return n.get("localName") == "button" and "class" in attrs and attrs[attrs.index("class") + 1] == "close"
+
+        button = _find(panel["shadowRoots"][0], is_close)
+        box = cdp.send("DOM.getBoxModel", {"nodeId": button["nodeId"]})["model"]["content"]
+    finally:
+        cdp.detach()
+    page.mouse.click((box[0] + box[4]) / 2, (box[1] + box[5]) / 2)
+    wait_for(lambda: not ui_visible(page, "whiteboard-panel"), what="the panel closed")
+
+
 def ui_visible(page, tag: str) -> bool:
     return page.evaluate("t => { const e = document.querySelector(t); return !!e && !e.hidden; }", tag)
 
@@ -310,18 +422,21 @@ def capture_selection(browser, page, selector: str, key: str) -> str:
     return text
 
 
-# Each site's composer in its saved layouts, and a composer in a form on a page no selector knows.
-EDITORS = {"chatgpt": "#prompt-textarea, form[data-chatgpt-composer] [data-composer-markdown]",
-           "claude": "[data-testid=chat-input]"}
-
-
 def editor_css(site: str) -> str:
-    return f"{EDITORS[site]}, form [contenteditable=true]"
+    """The site's composer in its saved layouts, and a composer in a form on a page no selector knows."""
+    return f"{SITES[site].editor}, form [contenteditable=true]"
 
 
 def type_draft(page, site: str, text: str) -> None:
-    page.locator(editor_css(site)).first.click()
+    editor = page.locator(SITES[site].editor)
+    (editor if editor.count() else page.locator(editor_css(site))).first.click()
     page.keyboard.type(text)
+
+
+def composer_text(page, site: str) -> str:
+    """What the composer holds, as the user sees it."""
+    editor = page.locator(SITES[site].editor)
+    return editor.input_value() if SITES[site].read == "value" else editor.inner_text()
 
 
 def open_chat(page, site: str, name: str, **query) -> None:

@@ -1,6 +1,6 @@
-"""Continue in Claude / ChatGPT from the popup: real Chromium, the real extension and host
+"""Continue in another site from the popup: real Chromium, the real extension and host
 (no model configured, so the note is extractive); the other site is a saved real page
-served at the URL the worker opens."""
+served at the URL the worker opens. (Every site hands off and receives in test_sites.py.)"""
 
 import re
 import time
@@ -55,7 +55,7 @@ def test_handoff_opens_the_other_site_with_the_note_in_its_composer_unsent(brows
         key = session_key(browser.context, page)
         assert session_messages(browser.context, key) == []  # nothing goes to the host before the user acts
         popup = open_popup(browser, tab_id(browser.context, page))
-        button = popup.locator("#handoff-button")
+        button = popup.locator(f".handoff-button[data-site={target}]")
         assert button.inner_text() == f"Continue in {LABELS[target]}"
         with browser.context.expect_page(timeout=20000) as opened:
             button.click()
@@ -96,7 +96,7 @@ def test_no_handoff_offered_off_the_chat_sites(browser, page):
     popup = open_popup(browser, tab)
     time.sleep(0.5)  # handoff.js renders after its own status request
     assert popup.locator("#handoff").is_hidden()
-    assert popup.locator("#handoff-button").count() == 0
+    assert popup.locator(".handoff-button").count() == 0
     popup.close()
 
 
@@ -112,3 +112,26 @@ def test_a_handoff_note_goes_only_to_the_tab_opened_for_it(browser, page):
     time.sleep(1.0)
     assert squash(page.locator(EDITORS["claude"]).inner_text()) == ""
     popup.close()
+
+
+def test_a_site_turned_off_in_options_is_neither_offered_nor_opened(browser, page):
+    worker = service_worker(browser.context)
+    worker.evaluate("""async () => {
+        const {settings} = await chrome.storage.local.get('settings');
+        const sites = {...(settings?.sites || {}), gemini: false};
+        await chrome.storage.local.set({settings: {...(settings || {}), sites}});
+    }""")
+    try:
+        open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
+        popup = open_popup(browser, tab_id(browser.context, page))
+        popup.locator(".handoff-button").first.wait_for()
+        offered = popup.locator(".handoff-button").evaluate_all("(bs) => bs.map((b) => b.dataset.site)")
+        assert "gemini" not in offered and "chatgpt" not in offered and "claude" in offered
+        refused = popup.evaluate("() => chrome.runtime.sendMessage({kind: 'handoff-open', site: 'gemini', text: 'x'})")
+        assert refused["ok"] is False and refused["error"]["code"] == "forbidden"
+        popup.close()
+    finally:
+        worker.evaluate("""async () => {
+            const {settings} = await chrome.storage.local.get('settings');
+            await chrome.storage.local.set({settings: {...settings, sites: {...settings.sites, gemini: true}}});
+        }""")

@@ -38,9 +38,13 @@ SETTLE_MS = 1500  # longer than a send may take (1 s): an injection would have s
 GESTURE = """([gesture, draft]) => {
     const S = window.__sim.selectors;
     const editor = document.querySelector(S.editor);
-    const line = document.createElement('p');
-    line.textContent = draft;
-    editor.replaceChildren(line);
+    if (editor instanceof HTMLTextAreaElement) {
+        editor.value = draft;
+    } else {
+        const line = document.createElement('p');
+        line.textContent = draft;
+        editor.replaceChildren(line);
+    }
     editor.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertText'}));
     const form = (S.form && document.querySelector(S.form)) || editor.closest('form');
     const before = window.__sim.sent.length;
@@ -55,6 +59,13 @@ GESTURE = """([gesture, draft]) => {
         form.requestSubmit();
     }
     return window.__sim.sent.length - before;
+}"""
+
+
+# What the composer holds: a textarea's value, a rich editor's text.
+COMPOSER = """() => {
+    const editor = document.querySelector(window.__sim.selectors.editor);
+    return editor instanceof HTMLTextAreaElement ? editor.value : editor.innerText;
 }"""
 
 
@@ -96,7 +107,7 @@ def test_synthetic_send_gestures_inject_record_and_recall_nothing(browser, page,
     page.wait_for_timeout(SETTLE_MS)
     sent = sim(page, "window.__sim.sent")
     assert [s["text"] for s in sent] == [PAGE_DRAFT] * len(tried), sent  # nothing injected, nothing replayed
-    composer = page.evaluate("() => document.querySelector(window.__sim.selectors.editor).innerText")
+    composer = page.evaluate(COMPOSER)
     assert SECRET not in composer and "[Whiteboard" not in composer
     assert session_messages(browser.context, key) == []  # nothing recorded
     assert usage(browser) == 0  # nothing recalled
@@ -245,6 +256,6 @@ def test_a_page_script_cannot_message_the_extension(browser, page, pinned_secret
     page.wait_for_timeout(SETTLE_MS)
     assert session_messages(browser.context, key) == [] and usage(browser) == 0
     assert sim(page, "window.__sim.sent") == []
-    composer = page.evaluate("() => document.querySelector(window.__sim.selectors.editor).innerText")
+    composer = page.evaluate(COMPOSER)
     assert SECRET not in composer and "From the page" not in composer
     assert len(browser.context.pages) == pages_before  # no handoff tab opened

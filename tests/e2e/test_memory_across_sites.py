@@ -5,6 +5,7 @@ the composer and its "leave out of the next send" switch; memory HTML sent as te
 
 import pytest
 
+from e2e import harness
 from e2e.harness import (
     kill_host,
     open_chat,
@@ -272,7 +273,9 @@ def test_off_the_chat_sites_the_popup_offers_no_memory_switch(browser, page):
     popup = browser.context.new_page()
     popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab_id(browser.context, page)}")
     popup.wait_for_selector("body[data-ready=true]")
-    wait_for(lambda: "works on ChatGPT and Claude" in popup.locator("#memory-status").inner_text(), what="status")
+    labels = [site.label for site in harness.SITES.values()]
+    every = f"works on {', '.join(labels[:-1])} and {labels[-1]}"
+    wait_for(lambda: every in popup.locator("#memory-status").inner_text(), what="status")
     assert popup.locator("#memory-opt-in").is_disabled() and popup.locator("#memory-extract").is_disabled()
     assert popup.locator("#memory-manage").is_visible()
     popup.close()

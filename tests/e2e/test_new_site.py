@@ -26,6 +26,7 @@ def build_extension(dest: Path) -> Path:
     """The extension with example-chat added the documented way."""
     ext = dest / "extension"
     shutil.copytree(harness.EXTENSION, ext)
+    shutil.copy(harness.ROOT / "pyproject.toml", dest)  # the manifest's version comes from it
     sites = ext / "shared" / "sites.js"
     text = sites.read_text(encoding="utf-8")
     end = text.index("\n  ];\n") + 1  # the end of the TABLE literal
@@ -117,8 +118,10 @@ def test_popup_and_options_know_the_new_site(browser, page):
     popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
     popup.wait_for_selector("body[data-ready=true]")
     assert popup.locator("#page-text").inner_text().startswith("Example Chat: attached")
-    popup.wait_for_selector("#handoff-button")
-    assert popup.locator("#handoff-button").inner_text() == "Continue in ChatGPT"  # the entry's handoffTo
+    popup.wait_for_selector(".handoff-button")
+    # Every other enabled site, the new one's table neighbours included.
+    offered = popup.locator(".handoff-button").all_inner_texts()
+    assert offered == [f"Continue in {site.label}" for site in harness.SITES.values()]
     popup.close()
     options = browser.context.new_page()
     options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")

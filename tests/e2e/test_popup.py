@@ -3,6 +3,7 @@
 import re
 import time
 
+from e2e import harness
 from e2e.harness import (
     EXTENSION_ID,
     capture_selection,
@@ -153,7 +154,8 @@ def test_options_set_the_budget_and_the_sites(browser, page):
     options.locator("input[name=claude]").uncheck()
     options.locator("button[type=submit]").click()
     wait_for(lambda: options.locator("#saved").inner_text() == "Saved.", what="saved")
-    assert settings(browser)["budget"] == 120 and settings(browser)["sites"] == {"chatgpt": True, "claude": False}
+    assert settings(browser)["budget"] == 120
+    assert settings(browser)["sites"] == {site: site != "claude" for site in harness.SITE_IDS}
     try:
         open_chat(page, "claude", "acb__claude_2026-04-13", reply="none")
         key = session_key(browser.context, page)

@@ -16,9 +16,11 @@ CHAT = harness.EXTENSION / "content" / "chat"
 MANIFEST = json.loads((harness.EXTENSION / "manifest.json").read_text())
 SELECTOR_FILES = [Path(f).name for entry in MANIFEST["content_scripts"] for f in entry["js"]
                   if f.endswith(".selectors.js")]
+ADAPTER_FILES = [f"{site}.js" for site in harness.SITE_IDS]
 TABLES = ["selector-registry.js", *SELECTOR_FILES]
-ROLES = ["editor", "sendButton", "form", "userMessage", "assistantMessage", "userText", "assistantText", "streaming"]
-SCRIPTS = [*TABLES, "dom-query.js", "structure.js", "roles.js", "adapter-framework.js"]
+ROLES = ["editor", "sendButton", "form", "userMessage", "assistantMessage", "userText", "assistantText", "streaming",
+         "replyBlock", "replyDone"]
+SCRIPTS = [*TABLES, "dom-query.js", "structure.js", "roles.js", "adapter-framework.js", *ADAPTER_FILES]
 PAGES = sorted(p.stem for p in harness.PAGES.glob("*.html"))
 # The sites each saved page is checked for: its own, or every site for the page of none.
 SITES_OF_PAGE = {name: ([harness.site_of_page(name)] if harness.site_of_page(name) else list(harness.SITE_URLS))
@@ -45,6 +47,18 @@ EXPECTED = {
     "rse__claude-codeblock-larger-dom_2025-08": (False, ["assistant"], False),
     "rse__claude-single-user-response-with-artifact-dom_2025-08": (False, ["assistant"], False),
     "tl__chatgpt_ssr_2026-07-19": (False, [], False),
+    "acb__gemini_2026-04-13": (True, ["user", "assistant"], False),
+    "cv__gemini-chat_2026-05-21": (True, ["user", "assistant"], False),
+    "rse__gemini-dom_2025-06-30": (True, ["user", "assistant"] * 3, False),
+    "rse__gemini-scrollback-loading-dom_2025-08": (True, [], False),
+    "acb__perplexity_2026-04-13": (True, ["user", "assistant"], False),
+    "cv__perplexity-chat_2026-05-21": (False, ["user", "assistant"], False),
+    "acb__grok_2026-04-13": (True, ["user", "assistant"], False),
+    "rse__grok-dom-5question-ans-pairs_2026-03": (True, ["user", "assistant"] * 5, False),
+    "wb__grok_2026-09-14_from-facts": (True, ["user", "assistant"] * 2, False),
+    "cv__deepseek-chat_2026-05-21": (True, ["user", "assistant"], False),
+    "rse__copilot-dom-2question-ans-pairs_2026-03": (True, ["user", "assistant"] * 2, False),
+    "rse__copilot-chat-dom_2025-08": (False, ["user", "assistant"] * 2, False),
 }
 # Exact texts read where a layout puts more than the message in the message element.
 TEXTS = {
@@ -80,7 +94,7 @@ def results(chromium):
     out = {}
     for name in PAGES:
         page.set_content((harness.PAGES / f"{name}.html").read_text(encoding="utf-8"), wait_until="domcontentloaded")
-        page.evaluate("() => { window.Whiteboard = {sites: {siteFor: () => null}}; }")
+        page.evaluate("() => { window.Whiteboard = {sites: {siteFor: (site) => site}}; }")
         for script in SCRIPTS:
             page.add_script_tag(content=(CHAT / script).read_text())
         for site in SITES_OF_PAGE[name]:
@@ -89,7 +103,7 @@ def results(chromium):
                 for (const [role, entries] of Object.entries(Whiteboard.selectors.get(site))) {
                     for (const e of entries) counts[`${role}|${e.css}`] = document.querySelectorAll(e.css).length;
                 }
-                const adapter = new Whiteboard.chat.ChatAdapter({site, selectors: Whiteboard.selectors.get(site)});
+                const adapter = Whiteboard.chat.adapterFor(site); // the site's own adapter file, quirks and all
                 const turns = adapter.turns().map((t) => ({role: t.role, text: t.text}));
                 const recognition = adapter.recognition();
                 return {counts, turns, recognised: recognition.state === 'attached', roles: recognition.roles,
@@ -168,6 +182,8 @@ def roles_table(results, entries) -> tuple[str, str]:
         own = [name for name in PAGES if site in SITES_OF_PAGE[name]]
         for role in ROLES:
             css = [e[2] for e in entries if e[:2] == (site, role)]
+            if not css and role in ("replyBlock", "replyDone"):
+                continue  # only the sites whose finished marker is an element added after the reply
             hits = []
             for name in own:
                 counts = [results[name, site]["counts"][f"{role}|{c}"] for c in css]

@@ -8,6 +8,9 @@ import { test } from "node:test";
 import { ROOT, load, plain } from "./load.mjs";
 
 const ROLES = ["editor", "sendButton", "form", "userMessage", "assistantMessage", "userText", "assistantText", "streaming"];
+// A site whose finished marker is an element added after the reply names it (replyDone)
+// and, optionally, the reply's block it is looked for in (replyBlock).
+const FINISHED_MARKER = ["replyBlock", "replyDone"];
 const REQUIRED = ["editor", "sendButton", "userMessage", "assistantMessage"]; // an adapter cannot work without these
 const { SITES } = load(["shared/sites.js"]).sites;
 const ids = Object.keys(SITES);
@@ -15,7 +18,7 @@ const ids = Object.keys(SITES);
 // Each site's selectors file and adapter file, the adapter's define() recorded.
 function loadSite(id) {
   const defined = [];
-  const W = load(["content/chat/selector-registry.js", `content/chat/${id}.selectors.js`]);
+  const W = load(["content/chat/selector-registry.js", "content/chat/dom-query.js", `content/chat/${id}.selectors.js`]);
   load([`content/chat/${id}.js`], { Whiteboard: { ...W, chat: { define: (spec) => defined.push(spec) } } });
   return { table: W.selectors.get(id), sites: W.selectors.sites(), defined };
 }
@@ -24,7 +27,9 @@ for (const id of ids) {
   test(`${id}: its selectors file defines a table for ${id} only, with every role`, () => {
     const { table, sites } = loadSite(id);
     assert.deepEqual(plain(sites), [id]);
-    assert.deepEqual(Object.keys(table).sort(), [...ROLES].sort());
+    const roles = Object.keys(table);
+    assert.deepEqual(roles.filter((r) => !FINISHED_MARKER.includes(r)).sort(), [...ROLES].sort());
+    if (roles.includes("replyBlock")) assert.ok(roles.includes("replyDone"), `${id}: replyBlock without replyDone`);
     for (const role of REQUIRED) assert.ok(table[role].length > 0, `${id}.${role} has a selector`);
   });
 
@@ -59,6 +64,21 @@ for (const id of ids) {
     assert.equal(defined.length, 1);
     assert.equal(defined[0].site, id);
     assert.equal(defined[0].selectors, table);
+  });
+}
+
+// Interfaces are translated (a saved Gemini page is in French): selectors match structure
+// and stable attributes, never text a person reads. (ChatGPT's and Claude's tables predate
+// this rule and still hold a few aria-label fallbacks.)
+const STRUCTURE_ONLY = ["gemini", "perplexity", "grok", "deepseek", "copilot"];
+const VISIBLE_TEXT = /\[(?:aria-label|aria-placeholder|placeholder|title|alt|aria-description)\b|:(?:-soup-)?contains\(/i;
+
+for (const id of STRUCTURE_ONLY) {
+  test(`${id}: no selector reads visible or aria-label text`, () => {
+    const { table } = loadSite(id);
+    for (const [role, entries] of Object.entries(table)) {
+      for (const { css } of entries) assert.doesNotMatch(css, VISIBLE_TEXT, `${id}.${role}: ${css}`);
+    }
   });
 }
 

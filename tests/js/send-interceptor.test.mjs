@@ -37,6 +37,7 @@ function setup() {
     sendButtonFrom: () => null, // a submit button the adapter does not know as the send button
     formFrom: (t) => (t === form ? form : null),
     findEditor: () => editor,
+    editorFor: () => editor, // the composer in the submitted form's composer area
   };
   const interceptor = new W.SendInterceptor(adapter, (draft) => {
     prepared.push(draft);

@@ -9,7 +9,7 @@ import { chatEntry, chatMatches, chatScripts, loadSites, synced } from "../../to
 import { EXTENSION, SHARED, load, plain } from "./load.mjs";
 
 const W = load(SHARED);
-const { SITES, siteFor, allHosts, labelList } = W.sites;
+const { SITES, siteFor, allHosts, labelList, handoffTargets } = W.sites;
 const manifest = JSON.parse(readFileSync(join(EXTENSION, "manifest.json"), "utf8"));
 const HOST = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -24,8 +24,19 @@ test("every site entry is complete and well-formed", () => {
     assert.equal(start.protocol, "https:");
     assert.ok(site.hosts.includes(start.hostname), `${id}: the start URL is on one of its hosts`);
     assert.equal(typeof site.enabled, "boolean");
-    assert.ok(site.handoffTo in SITES && site.handoffTo !== id, `${id}: hands off to another site in the table`);
   }
+});
+
+test("a handoff goes to every enabled site but the current one, in table order", () => {
+  const ids = Object.keys(SITES);
+  assert.ok(ids.length >= 7);
+  const everyOn = Object.fromEntries(ids.map((id) => [id, true]));
+  for (const from of ids) assert.deepEqual(plain(handoffTargets(from, everyOn)), ids.filter((id) => id !== from));
+  const [from, off, ...rest] = ids;
+  assert.deepEqual(plain(handoffTargets(from, { ...everyOn, [off]: false })), rest);
+  // A site the settings do not mention yet (added since they were saved) follows its table default.
+  assert.deepEqual(plain(handoffTargets(from, {})), ids.filter((id) => id !== from && SITES[id].enabled));
+  assert.deepEqual(plain(handoffTargets(from, everyOn)).includes(from), false);
 });
 
 test("a host name belongs to one site at most", () => {

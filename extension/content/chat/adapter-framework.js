@@ -70,15 +70,38 @@
         .map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
     }
 
-    // A message's text: its text blocks (a reply interleaved with tool use has several), else all of it.
+    // A message's text: its text elements', outermost only (several when a site splits a
+    // user's message into lines, Gemini's, or a reply into blocks interleaved with tool use),
+    // else the whole message's.
     textOf(el, role) {
-      const blocks = all(el, role === "user" ? this.sel.userText : this.sel.assistantText);
-      const text = blocks.map((b) => b.innerText.trim()).filter(Boolean).join("\n\n");
+      const parts = all(el, role === "user" ? this.sel.userText : this.sel.assistantText)
+        .filter((part, _, found) => !found.some((outer) => outer !== part && outer.contains(part)));
+      const text = parts.map((p) => p.innerText.trim()).filter(Boolean).join(role === "user" ? "\n" : "\n\n");
       return text || el.innerText.trim();
     }
 
+    // A reply is streaming while a `streaming` marker is on the page or, on a site whose
+    // finished marker is an element added after the reply once it is done (`replyDone`,
+    // e.g. the reply's action bar, looked for inside the reply's `replyBlock`), while the
+    // last reply has none after its text.
     isStreaming() {
-      return any(document, this.sel.streaming);
+      if (any(document, this.sel.streaming)) return true;
+      const done = this.sel.replyDone || [];
+      const last = done.length ? all(document, this.sel.assistantMessage).at(-1) : null;
+      if (!last) return false;
+      const text = first(last, this.sel.assistantText) || last;
+      const block = closest(last, this.sel.replyBlock || []) || last;
+      const after = (el) => !text.contains(el) && (text.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      return !all(block, done).some(after);
+    }
+
+    // The attributes whose change can end a reply's streaming (named in the `streaming`
+    // and `replyDone` selectors; "class" when they name a class), for the turn capture to watch.
+    watchedAttributes() {
+      const css = [...this.sel.streaming, ...(this.sel.replyDone || [])].map((e) => e.css).join(" ");
+      const names = new Set([...css.matchAll(/\[([\w-]+)/g)].map((m) => m[1]));
+      if (/\.[A-Za-z_]/.test(css.replace(/\[[^\]]*\]/g, ""))) names.add("class");
+      return [...names];
     }
 
     conversationIsNew() {

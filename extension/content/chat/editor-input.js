@@ -1,12 +1,20 @@
 // Reading and replacing a composer's text through the editor's own input path
-// (design §8): execCommand("insertText") behaves like typing, so ProseMirror/tiptap
-// state and undo stay right, and text is only ever inserted as text, never as markup.
+// (design §8), so the editor's model (ProseMirror/tiptap, Quill, Lexical, a React textarea)
+// holds what the page shows, and text is only ever inserted as text, never as markup or a
+// paste (Perplexity turns long pasted text into an attachment). Each step is first offered
+// to the editor as a `beforeinput` event: an editor that handles those itself (Lexical)
+// cancels it and updates its own state; otherwise execCommand does the step, which behaves
+// like typing (ProseMirror, Quill and textareas take it in from the DOM change it makes).
+// tests/e2e/test_editor_input.py runs this against the real editor libraries.
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.editorInput) return;
 
   const isTextControl = (el) => el instanceof HTMLTextAreaElement || el instanceof HTMLInputElement;
   const same = (a, b) => a.replace(/\s+/g, " ").trim() === b.replace(/\s+/g, " ").trim();
+  // Quill keeps one block per line and drops a <br> inside a line, so its line breaks are
+  // new paragraphs; everywhere else a line break keeps the block's lines in one paragraph.
+  const isQuill = (el) => el.classList.contains("ql-editor");
 
   function readText(editor) {
     return isTextControl(editor) ? editor.value : editor.innerText;
@@ -24,23 +32,41 @@
     selection.addRange(range);
   }
 
-  // Replaces everything in the editor with `text`; true when the editor now holds it.
-  // In a rich editor each line goes in as typed text with a line break between (what
-  // Shift+Enter does), so the block's lines stay single lines in the message: a newline
-  // inside insertText would open a new paragraph, and paragraphs read back with blank
-  // lines between them.
-  function replaceText(editor, text) {
+  // One editing step: the editor's own beforeinput handling if it has one, else execCommand.
+  function step(editor, inputType, command, data = null) {
+    const event = new InputEvent("beforeinput", { inputType, data, bubbles: true, cancelable: true, composed: true });
+    editor.dispatchEvent(event);
+    if (!event.defaultPrevented) document.execCommand(command, false, data);
+  }
+
+  // A new task, so an editor that renders its state asynchronously (Lexical) has done so.
+  function nextTask() {
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    });
+  }
+
+  // Replaces everything in the editor with `text`; resolves true when the editor then
+  // shows it. In a rich editor each line goes in as typed text with a line break between
+  // (what Shift+Enter does): a newline inside one insertText would open a new paragraph,
+  // and paragraphs read back with blank lines between them.
+  async function replaceText(editor, text) {
     editor.focus();
     selectAll(editor);
     if (isTextControl(editor)) {
       document.execCommand("insertText", false, text);
-    } else {
-      document.execCommand("delete", false);
-      text.split("\n").forEach((line, i) => {
-        if (i > 0) document.execCommand("insertLineBreak", false);
-        if (line) document.execCommand("insertText", false, line);
-      });
+      return same(readText(editor), text);
     }
+    const lineBreak = isQuill(editor) ? ["insertParagraph", "insertParagraph"] : ["insertLineBreak", "insertLineBreak"];
+    step(editor, "deleteContentBackward", "delete");
+    text.split("\n").forEach((line, i) => {
+      if (i > 0) step(editor, ...lineBreak);
+      if (line) step(editor, "insertText", "insertText", line);
+    });
+    if (same(readText(editor), text)) return true;
+    await nextTask();
     return same(readText(editor), text);
   }
 

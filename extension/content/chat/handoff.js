@@ -36,7 +36,7 @@
     if (!editor) return;
     const reply = await W.host.notify({ kind: KIND.handoffTake });
     if (!reply || !reply.ok || !reply.text) return;
-    W.editorInput.replaceText(editor, reply.text);
+    await W.editorInput.replaceText(editor, reply.text);
   }
 
   // Only the extension's own pages (the popup) send this: they have no tab.

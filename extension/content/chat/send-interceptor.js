@@ -93,7 +93,7 @@
         reply = null; // whatever went wrong, the draft still goes
       }
       if (reply && reply.ok && reply.injected && editor.isConnected) {
-        if (!replaceText(editor, reply.text)) replaceText(editor, draft); // never send a mangled draft
+        if (!(await replaceText(editor, reply.text))) await replaceText(editor, draft); // never send a mangled draft
         // Let the editor (ProseMirror, React) take in the new text before the site reads it.
         await nextTask();
       }

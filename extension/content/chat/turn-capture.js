@@ -28,8 +28,9 @@
     engage() {
       if (!this.observer) {
         this.observer = new MutationObserver(() => this.schedule());
+        const attributeFilter = this.adapter.watchedAttributes(); // a finished marker may be an attribute change
         this.observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true,
-                                                          attributes: true, attributeFilter: ["data-is-streaming"] });
+                                                          ...(attributeFilter.length ? { attributeFilter } : {}) });
       }
     }
 

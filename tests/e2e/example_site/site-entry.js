@@ -4,5 +4,4 @@
       hosts: ["chat.example"],
       startUrl: "https://chat.example/new",
       enabled: true,
-      handoffTo: "chatgpt",
     },
