@@ -146,15 +146,16 @@ def assert_pings_prompt(pings: Pings, during: str, at_least: int = 5) -> None:
     ping queued behind work waits as long as the work: most pings over 100 ms, some over a
     second. A host that does no work on its reader still loses the CPU at times while
     another of its threads holds the GIL (measured on a runner shared by seven test
-    suites: up to 6 in 60 pings over 100 ms, none over 0.45 s); so: at most one ping in
-    ten (and one in any case) over 100 ms, every one within a second."""
+    suites: up to 6 in 60 pings over 100 ms, none over 0.45 s; in a full parallel run beside
+    Chromium, 9 in 50, none over 0.56 s); so: at most one ping in four over 100 ms, every one
+    within a second."""
     delays = pings.delays()
     assert len(delays) >= at_least, f"too few pings during {during} to say anything"
     beyond = sorted(max(0.0, host - echo) for host, echo in delays)
     slow = [round(d * 1000) for d in beyond if d > PING_BOUND]
     detail = (f"{len(slow)} of {len(delays)} pings over {PING_BOUND * 1000:.0f} ms beyond the echo's "
               f"(ms: {slow[-10:]}; the host's median {statistics.median(h for h, _ in delays) * 1000:.1f} ms)")
-    assert len(slow) <= max(1, len(delays) // 10) and beyond[-1] <= PING_WORST, f"during {during}, {detail}"
+    assert len(slow) <= max(1, len(delays) // 4) and beyond[-1] <= PING_WORST, f"during {during}, {detail}"
 
 
 def started(wire: Wire) -> None:
