@@ -56,8 +56,8 @@ beforeEach(() => {
 
 test("in Firefox its own pages are moz-extension://<uuid>/ (not its add-on id) and are heard", async () => {
   const UUID = "4f0a6d2e-3c1b-4d5e-8f90-a1b2c3d4e5f6";
-  const chromeGetURL = chrome.runtime.getURL;
-  chrome.runtime.getURL = (path) => `moz-extension://${UUID}/${path}`;
+  const chromeGetURL = globalThis.chrome.runtime.getURL;
+  globalThis.chrome.runtime.getURL = (path) => `moz-extension://${UUID}/${path}`;
   try {
     // A module instance of its own, loaded as Firefox would load it.
     const firefox = await import(`${pathToFileURL(join(EXTENSION, "background/router.js")).href}?firefox`);
@@ -65,7 +65,7 @@ test("in Firefox its own pages are moz-extension://<uuid>/ (not its add-on id) a
     assert.equal(firefox.senderKind({ id: ID, url: `moz-extension://another-uuid/popup/popup.html` }), null);
     assert.equal(firefox.senderKind({ id: ID, url: `chrome-extension://${ID}/popup/popup.html` }), null);
   } finally {
-    chrome.runtime.getURL = chromeGetURL;
+    globalThis.chrome.runtime.getURL = chromeGetURL;
   }
 });
 
