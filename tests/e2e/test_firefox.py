@@ -1,0 +1,173 @@
+"""The core end-to-end set in real Firefox ESR, from the same extension/ that Chromium loads:
+selection capture, send interception with injection and reply capture on the saved ChatGPT
+and Claude pages, the popup's meter, and a missing host (e2e/firefox.py: WebDriver BiDi,
+the extension as a temporary add-on, the real host registered in a throwaway HOME)."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from e2e.firefox import (
+    EXTENSION_BASE,
+    Firefox,
+    host_request,
+    open_chat,
+    sent,
+    session_key,
+    session_messages,
+    tab_id,
+    type_draft,
+    ui_visible,
+    wait_connected,
+)
+from e2e.harness import wait_for
+from whiteboard.config import FIREFOX_ADDON_ID
+from whiteboard.memory.inject import strip_blocks
+
+PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
+ANSWER = {"chatgpt": "[data-message-author-role=assistant] .markdown p",
+          "claude": ".font-claude-response .standard-markdown p"}
+
+
+@pytest.fixture(scope="module")
+def firefox():
+    with tempfile.TemporaryDirectory(prefix="wb-e2e-firefox-") as tmp:
+        ff = Firefox(Path(tmp))
+        try:
+            wait_connected(ff)
+            yield ff
+        finally:
+            ff.close()
+
+
+@pytest.fixture
+def tab(firefox):
+    tab = firefox.new_tab()
+    yield tab
+    firefox.close_tab(tab)
+
+
+def send(ff, tab, site, text) -> str:
+    n = len(sent(ff, tab))
+    type_draft(ff, tab, site, text)
+    ff.press(tab, "Enter")
+    wait_for(lambda: len(sent(ff, tab)) == n + 1, timeout=10, what="the send")
+    return sent(ff, tab)[-1]["text"]
+
+
+def capture_selection(ff, tab, selector: str, key: str) -> str:
+    """A real triple click selects a paragraph; a real click on Whiteboard's button captures it."""
+    ff.click(tab, selector, count=3)
+    text = ff.evaluate(tab, "() => document.getSelection().toString().trim()")
+    wait_for(lambda: ui_visible(ff, tab, "whiteboard-capture"), what="the capture button")
+    ff.click(tab, "whiteboard-capture")
+    wait_for(lambda: any(m["source"] == "selection" for m in session_messages(ff, key)), timeout=10,
+             what="the selection in the session")
+    return text
+
+
+def test_the_host_was_started_by_firefox_with_its_arguments(firefox):
+    """The host answers through the manifest Firefox read from the throwaway HOME."""
+    status = wait_connected(firefox)
+    assert status["host"]["protocol"] >= 1 and status["hostName"] == "com.whiteboard.host"
+    assert firefox.host_manifest.is_relative_to(firefox.root / "home" / ".mozilla" / "native-messaging-hosts")
+    assert host_request(firefox, {"type": "ping"})["ok"]
+
+
+@pytest.mark.parametrize("site", ["chatgpt", "claude"])
+def test_selection_goes_once_with_the_next_send(firefox, tab, site):
+    open_chat(firefox, tab, site, PAGES[site], reply="none")
+    key = session_key(firefox, tab)
+    assert session_messages(firefox, key) == []  # nothing reaches the host before the user acts
+    selected = capture_selection(firefox, tab, ANSWER[site], key)
+    held = session_messages(firefox, key)
+    assert held[-1]["source"] == "selection" and held[-1]["content"] == selected
+    assert [m["role"] for m in held if m["source"] == "chat"] == ["user", "assistant", "user", "assistant"]
+
+    first = send(firefox, tab, site, "Explain this in one sentence")
+    assert first.startswith("Explain this in one sentence")
+    assert first.count("[Whiteboard selection · 1 passage]") == 1 and first.count(selected[:60]) == 1
+    assert strip_blocks(first) == "Explain this in one sentence"
+    users = [m["content"] for m in session_messages(firefox, key) if m["role"] == "user" and m["source"] == "chat"]
+    assert users.count("Explain this in one sentence") == 1  # recorded once, without the block
+
+    assert send(firefox, tab, site, "And in French?") == "And in French?"  # the selection went once
+
+
+@pytest.mark.parametrize("site", ["chatgpt", "claude"])
+def test_the_reply_is_captured_once_after_streaming_ends(firefox, tab, site):
+    open_chat(firefox, tab, site, PAGES[site], replyMs=1200, chunks=3)
+    key = session_key(firefox, tab)
+    send(firefox, tab, site, "Tell me about fish")
+
+    def replies():
+        return [m["content"] for m in session_messages(firefox, key)
+                if m["role"] == "assistant" and m["content"].startswith("Simulated reply")]
+
+    wait_for(lambda: firefox.evaluate(tab, "() => window.__sim.replies.length") == 1, timeout=10,
+             what="the page's reply")
+    [full] = [r["text"] for r in firefox.evaluate(tab, "() => window.__sim.replies")]
+    assert wait_for(replies, timeout=5, what="the captured reply") == [full]
+    time.sleep(0.8)  # later page activity must not record it again
+    assert replies() == [full]
+
+
+def test_the_popup_shows_the_connection_page_and_meter(firefox, tab):
+    open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+    send(firefox, tab, "chatgpt", "What is a token meter?")
+    popup = firefox.open_extension_page(f"popup/popup.html?tab={tab_id(firefox, tab)}")
+    try:
+        wait_for(lambda: firefox.evaluate(popup, "() => document.body.dataset.ready") == "true", timeout=10,
+                 what="the popup's first render")
+        shown = firefox.evaluate(popup, """() => ({
+            connection: document.querySelector('#connection-text').innerText,
+            host: document.querySelector('#page-host').textContent,
+            page: document.querySelector('#page-text').innerText,
+            summary: document.querySelector('#session-summary').innerText,
+            meter: document.querySelector('#meter-fill').style.width,
+            first: document.querySelector('#messages li')?.innerText || ''})""")
+        assert shown["connection"].startswith("Connected to the Whiteboard host"), shown
+        assert shown["host"] == "chatgpt.com" and shown["page"].startswith("ChatGPT: attached"), shown
+        m = re.match(r"(\d+) messages · (\d+) / 2000 tokens · nothing distilled", shown["summary"])
+        assert m and int(m.group(1)) == 5 and 0 < int(m.group(2)) <= 2000, shown
+        assert re.fullmatch(r"\d+%", shown["meter"]) and int(shown["meter"][:-1]) > 0, shown
+        assert "What is a token meter?" in shown["first"]
+    finally:
+        firefox.close_tab(popup)
+
+
+def test_the_extension_runs_under_its_fixed_add_on_id(firefox):
+    """The id the host manifest allows is the one Firefox gave the add-on."""
+    assert firefox.background("(bg) => bg.chrome.runtime.id") == FIREFOX_ADDON_ID
+    assert firefox.background("(bg) => bg.chrome.runtime.getURL('')") == EXTENSION_BASE
+
+
+@pytest.fixture(scope="module")
+def firefox_without_host():
+    with tempfile.TemporaryDirectory(prefix="wb-e2e-firefox-nohost-") as tmp:
+        ff = Firefox(Path(tmp), register=False)
+        try:
+            yield ff
+        finally:
+            ff.close()
+
+
+def test_without_a_host_sends_go_through_unchanged_and_the_popup_says_what_to_do(firefox_without_host):
+    ff = firefox_without_host
+    tab = ff.new_tab()
+    open_chat(ff, tab, "claude", PAGES["claude"], reply="none")
+    for text in ("First without a host", "Second without a host"):
+        assert send(ff, tab, "claude", text) == text
+    status = ff.background("(bg) => bg.Whiteboard.worker.status()")
+    assert status["state"] != "connected" and status["hostMissing"], status
+    popup = ff.open_extension_page("popup/popup.html")
+    wait_for(lambda: "not found" in ff.evaluate(popup, "() => document.querySelector('#connection-text').innerText"),
+             timeout=10, what="the missing-host state")
+    step = ff.evaluate(popup, "() => { const s = document.querySelector('#next-step'); "
+                              "return {hidden: s.hidden, text: s.innerText}; }")
+    assert not step["hidden"] and "whiteboard install" in step["text"]
