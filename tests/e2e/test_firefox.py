@@ -171,3 +171,44 @@ def test_without_a_host_sends_go_through_unchanged_and_the_popup_says_what_to_do
     step = ff.evaluate(popup, "() => { const s = document.querySelector('#next-step'); "
                               "return {hidden: s.hidden, text: s.innerText}; }")
     assert not step["hidden"] and "whiteboard install" in step["text"]
+
+
+def test_options_turning_a_chat_site_off_lets_its_sends_through_untouched(firefox, tab):
+    options = firefox.open_extension_page("options/options.html")
+    try:
+        wait_for(lambda: firefox.evaluate(options, "() => !!document.querySelector('#sites [name=chatgpt]')"),
+                 what="the options' sites")
+        firefox.click(options, "#sites [name=chatgpt]")  # a real click unticks it
+        firefox.click(options, "#form button[type=submit]")
+        wait_for(lambda: firefox.evaluate(options, "() => document.querySelector('#saved').textContent") == "Saved.",
+                 what="the options saved")
+        assert firefox.background("async (bg) => (await bg.chrome.storage.local.get('settings'))"
+                                  ".settings.sites.chatgpt") is False
+        open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+        key = session_key(firefox, tab)
+        assert send(firefox, tab, "chatgpt", "Sent while ChatGPT is off") == "Sent while ChatGPT is off"
+        assert session_messages(firefox, key) == []  # nothing reached the host
+    finally:
+        firefox.click(options, "#sites [name=chatgpt]")
+        firefox.click(options, "#form button[type=submit]")
+        wait_for(lambda: firefox.background("async (bg) => (await bg.chrome.storage.local.get('settings'))"
+                                            ".settings.sites.chatgpt"), what="ChatGPT back on")
+        firefox.close_tab(options)
+
+
+def test_the_memory_page_lists_and_searches_memories_as_text(firefox):
+    html = 'Prefers <b>bold</b> titles <img src=x onerror="window.__pwned=1">'
+    assert host_request(firefox, {"type": "memory.wipe", "confirm": True})["ok"]
+    for text, kind in ((html, "preference"), ("Speaks Portuguese", "skill")):
+        assert host_request(firefox, {"type": "memory.add", "text": text, "memory_type": kind})["ok"]
+    page = firefox.open_extension_page("memory/manager.html")
+    texts = "() => [...document.querySelectorAll('#list .memory .text')].map((e) => e.innerText)"
+    try:
+        wait_for(lambda: len(firefox.evaluate(page, texts)) == 2, timeout=10, what="two memories listed")
+        assert html in firefox.evaluate(page, texts)
+        assert firefox.evaluate(page, "() => document.querySelectorAll('#list img, #list b').length") == 0
+        firefox.click(page, "#query")
+        firefox.type_text(page, "portuguese")
+        wait_for(lambda: firefox.evaluate(page, texts) == ["Speaks Portuguese"], timeout=10, what="the search")
+    finally:
+        firefox.close_tab(page)
