@@ -100,6 +100,8 @@ class Firefox:
         env.update(HOME=str(home), TMPDIR=str(root / "tmp"), WHITEBOARD_CONFIG_DIR=str(root / "wb-config"),
                    WHITEBOARD_DATA_DIR=str(root / "wb-data"), MOZ_HEADLESS="1")
         self.log: list[str] = []
+        # Exact URLs a test serves besides the saved pages (url -> (body, content type)).
+        self.served: dict[str, tuple[str, str]] = {}
         self.proc = subprocess.Popen(
             [firefox_path(), "--headless", "--no-remote", "--profile", str(profile), "--remote-debugging-port=0",
              "--remote-allow-system-access", "about:blank"],
@@ -138,8 +140,7 @@ class Firefox:
         if not params.get("isBlocked"):
             return
         request = params["request"]
-        answer = _route(request["url"], request.get("destination", "document") in ("document", "")
-                        or params.get("navigation") is not None)
+        answer = self.served.get(request["url"]) or _route(request["url"], params.get("navigation") is not None)
         try:
             if answer is None:
                 self.bidi.send("network.failRequest", {"request": request["request"]})

@@ -25,7 +25,7 @@ from e2e.firefox import (
     ui_visible,
     wait_connected,
 )
-from e2e.harness import wait_for
+from e2e.harness import page_html, wait_for
 from whiteboard.config import FIREFOX_ADDON_ID
 from whiteboard.memory.inject import strip_blocks
 
@@ -212,3 +212,42 @@ def test_the_memory_page_lists_and_searches_memories_as_text(firefox):
         wait_for(lambda: firefox.evaluate(page, texts) == ["Speaks Portuguese"], timeout=10, what="the search")
     finally:
         firefox.close_tab(page)
+
+
+@pytest.mark.parametrize("source,target", [("chatgpt", "claude"), ("claude", "chatgpt")])
+def test_handoff_opens_the_other_site_with_the_note_in_its_composer_unsent(firefox, tab, source, target):
+    start = {"claude": "https://claude.ai/new", "chatgpt": "https://chatgpt.com/"}[target]
+    editor = {"chatgpt": "#prompt-textarea", "claude": "[data-testid=chat-input]"}[target]
+    label = {"chatgpt": "ChatGPT", "claude": "Claude"}[target]
+    firefox.served[start] = (page_html(PAGES[target], target, {}), "text/html; charset=utf-8")
+    open_chat(firefox, tab, source, PAGES[source], reply="none")
+    key = session_key(firefox, tab)
+    popup = firefox.open_extension_page(f"popup/popup.html?tab={tab_id(firefox, tab)}")
+    before = {t["context"] for t in firefox.tabs()}
+    other = None
+    try:
+        wait_for(lambda: firefox.evaluate(popup, "() => document.body.dataset.ready") == "true", timeout=10,
+                 what="the popup's first render")
+        assert firefox.evaluate(popup, "() => document.querySelector('#handoff-button').innerText") == \
+            f"Continue in {label}"
+        firefox.click(popup, "#handoff-button")
+        other = wait_for(lambda: next((t["context"] for t in firefox.tabs()
+                                       if t["context"] not in before and t["url"] == start), None),
+                         timeout=20, what="the other site's tab")
+        wait_for(lambda: firefox.evaluate(other, "() => window.__sim !== undefined"), timeout=15,
+                 what="the other site's page")
+        note = host_request(firefox, {"type": "handoff.summary", "key": key}, 10000)
+        assert note["ok"] and len(note["text"]) > 100, note
+
+        def squash(text):
+            return re.sub(r"\s+", " ", text or "").strip()
+
+        wait_for(lambda: squash(firefox.evaluate(other, "(s) => document.querySelector(s).innerText", editor))
+                 == squash(note["text"]), timeout=10, what="the handoff note in the composer")
+        time.sleep(1.0)  # nothing is sent on the user's behalf
+        assert sent(firefox, other) == []
+        assert f"Opened {label}" in firefox.evaluate(popup, "() => document.querySelector('#handoff-status').innerText")
+    finally:
+        firefox.close_tab(popup)
+        if other:
+            firefox.close_tab(other)
