@@ -84,9 +84,11 @@ def _route(url: str, is_document: bool) -> tuple[str, str] | None:
 
 
 class Firefox:
-    """One Firefox with the extension, in `root`; tabs are BiDi browsing context ids."""
+    """One Firefox with the extension, in `root`; tabs are BiDi browsing context ids. `host_env`
+    reaches the host through Firefox's environment (e.g. the fake model endpoint)."""
 
-    def __init__(self, root: Path, register: bool = True, extension: Path = EXTENSION):
+    def __init__(self, root: Path, register: bool = True, extension: Path = EXTENSION,
+                 host_env: dict[str, str] | None = None):
         self.root = root
         profile, home = root / "profile", root / "home"
         for d in (profile, home, root / "wb-config", root / "wb-data", root / "tmp"):
@@ -98,7 +100,7 @@ class Firefox:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("WHITEBOARD_", "XDG_", "MOZ_"))}
         # The host inherits Firefox's environment: its vault and settings stay in root.
         env.update(HOME=str(home), TMPDIR=str(root / "tmp"), WHITEBOARD_CONFIG_DIR=str(root / "wb-config"),
-                   WHITEBOARD_DATA_DIR=str(root / "wb-data"), MOZ_HEADLESS="1")
+                   WHITEBOARD_DATA_DIR=str(root / "wb-data"), MOZ_HEADLESS="1", **(host_env or {}))
         self.log: list[str] = []
         # Exact URLs a test serves besides the saved pages (url -> (body, content type)).
         self.served: dict[str, tuple[str, str]] = {}

@@ -26,6 +26,8 @@ from e2e.firefox import (
     wait_connected,
 )
 from e2e.harness import page_html, wait_for
+from e2e.support_models import fake_llm_env
+from support.fake_openai import FakeOpenAI, reply
 from whiteboard.config import FIREFOX_ADDON_ID
 from whiteboard.memory.inject import strip_blocks
 
@@ -251,3 +253,45 @@ def test_handoff_opens_the_other_site_with_the_note_in_its_composer_unsent(firef
         firefox.close_tab(popup)
         if other:
             firefox.close_tab(other)
+
+
+@pytest.fixture(scope="module")
+def fake_model():
+    with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def firefox_with_model(fake_model):
+    with tempfile.TemporaryDirectory(prefix="wb-e2e-firefox-ask-") as tmp:
+        ff = Firefox(Path(tmp), host_env=fake_llm_env(fake_model))
+        try:
+            wait_connected(ff)
+            yield ff
+        finally:
+            ff.close()
+
+
+def test_asking_about_a_selection_in_the_panel(firefox_with_model, fake_model):
+    """The panel opens on the capture with its question box focused: the user types and presses
+    Enter; the model gets the selection and the question, and the exchange joins the session."""
+    ff = firefox_with_model
+    fake_model.script(reply("Because Kyoto was the capital for a thousand years.", chunk_delay=0.05))
+    tab = ff.new_tab()
+    try:
+        ff.goto(tab, "https://news.example/kyoto")
+        key = session_key(ff, tab)
+        capture_selection(ff, tab, "#plain", key)
+        asked = len(fake_model.chat_requests())
+        ff.type_text(tab, "Why so many temples?")
+        ff.press(tab, "Enter")
+        wait_for(lambda: len(fake_model.chat_requests()) > asked, timeout=15, what="the question at the model")
+        question = fake_model.chat_requests()[asked].json["messages"][-1]["content"]
+        assert "<selection>" in question and "1,600 Buddhist temples" in question
+        assert question.endswith("Why so many temples?")
+        wait_for(lambda: ("assistant", "Because Kyoto was the capital for a thousand years.") in
+                 [(m["role"], m["content"]) for m in session_messages(ff, key)], timeout=15,
+                 what="the answer in the session")
+    finally:
+        fake_model.unscript()
+        ff.close_tab(tab)
