@@ -95,8 +95,13 @@ class Firefox:
             d.mkdir(parents=True, exist_ok=True)
         if register:
             self.host_manifest = register_host(root, home)
+        self.downloads = root / "downloads"
+        # Downloads (the popup's export) land in root without asking.
+        prefs = {**PREFS, "browser.download.dir": str(self.downloads), "browser.download.folderList": 2,
+                 "browser.download.useDownloadDir": True, "browser.download.alwaysOpenPanel": False,
+                 "browser.download.always_ask_before_handling_new_types": False}
         (profile / "user.js").write_text("".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n"
-                                                 for k, v in PREFS.items()))
+                                                 for k, v in prefs.items()))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("WHITEBOARD_", "XDG_", "MOZ_"))}
         # The host inherits Firefox's environment: its vault and settings stay in root.
         env.update(HOME=str(home), TMPDIR=str(root / "tmp"), WHITEBOARD_CONFIG_DIR=str(root / "wb-config"),
@@ -239,6 +244,15 @@ class Firefox:
             clicks += [{"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]
         self._actions(tab, [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
                              "actions": clicks}])
+
+    def set_files(self, tab: str, selector: str, paths: list[Path]) -> None:
+        """What a user picking files in the chooser of the <input type=file> at `selector` does."""
+        node = self.bidi.send("script.evaluate", {"expression": f"document.querySelector({json.dumps(selector)})",
+                                                  "target": {"context": tab}, "awaitPromise": False,
+                                                  "resultOwnership": "root"})["result"]
+        assert node.get("type") == "node", f"no element {selector}"
+        self.bidi.send("input.setFiles", {"context": tab, "element": {"sharedId": node["sharedId"]},
+                                          "files": [str(p) for p in paths]})
 
     def close(self) -> None:
         bidi = getattr(self, "bidi", None)

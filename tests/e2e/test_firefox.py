@@ -5,6 +5,7 @@ the extension as a temporary add-on, the real host registered in a throwaway HOM
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 import time
@@ -295,3 +296,44 @@ def test_asking_about_a_selection_in_the_panel(firefox_with_model, fake_model):
     finally:
         fake_model.unscript()
         ff.close_tab(tab)
+
+
+def test_export_saves_the_session_and_import_fills_another_tab(firefox, tab, tmp_path):
+    open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+    key = session_key(firefox, tab)
+    send(firefox, tab, "chatgpt", "Which region is the staging bucket in?")
+    wait_for(lambda: any(m["content"] == "Which region is the staging bucket in?"
+                         for m in session_messages(firefox, key)), what="the send in the session")
+    time.sleep(1.0)  # the page's turn capture settles
+    state = "() => document.querySelector('#export').dataset.state"
+    popup = firefox.open_extension_page(f"popup/popup.html?tab={tab_id(firefox, tab)}")
+    other = firefox.new_tab()
+    target = None
+    try:
+        wait_for(lambda: firefox.evaluate(popup, state) == "ready", timeout=15, what="the export section")
+        expected = host_request(firefox, {"type": "vbrief.export", "key": key, "agent": "ChatGPT"}, 30000)["document"]
+        firefox.click(popup, "#export-session")
+        [saved] = wait_for(lambda: [p for p in firefox.downloads.glob("whiteboard-chatgpt-*.vbrief.json")
+                                    if p.stat().st_size], timeout=15, what="the saved file")
+        document = json.loads(saved.read_text(encoding="utf-8"))
+
+        def undated(doc):
+            return {**doc, "vBRIEFInfo": {k: v for k, v in doc["vBRIEFInfo"].items() if k != "created"}}
+
+        assert undated(document) == undated(expected)
+        count = document["vBRIEFInfo"]["sessionInfo"]["totalObservations"]
+
+        firefox.goto(other, "https://news.example/kyoto")
+        other_key = session_key(firefox, other)
+        target = firefox.open_extension_page(f"popup/popup.html?tab={tab_id(firefox, other)}")
+        wait_for(lambda: firefox.evaluate(target, state) == "empty", timeout=15, what="an empty export section")
+        firefox.set_files(target, "#import-session", [saved])
+        wait_for(lambda: firefox.evaluate(target, state) == "ready", timeout=15, what="the imported session")
+        assert firefox.evaluate(target, "() => document.querySelector('#export-status').innerText") == \
+            f"Imported: this tab's session now holds {count} messages."
+        assert [m["content"] for m in session_messages(firefox, other_key)] == \
+            [m["content"] for m in session_messages(firefox, key)]
+    finally:
+        for t in (popup, other, target):
+            if t:
+                firefox.close_tab(t)
