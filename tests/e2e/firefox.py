@@ -85,10 +85,11 @@ def _route(url: str, is_document: bool) -> tuple[str, str] | None:
 
 class Firefox:
     """One Firefox with the extension, in `root`; tabs are BiDi browsing context ids. `host_env`
-    reaches the host through Firefox's environment (e.g. the fake model endpoint)."""
+    reaches the host through Firefox's environment (e.g. the fake model endpoint). `extension`
+    is a folder (a temporary add-on) or a zip; `permanent` installs it for good, unsigned."""
 
     def __init__(self, root: Path, register: bool = True, extension: Path = EXTENSION,
-                 host_env: dict[str, str] | None = None):
+                 host_env: dict[str, str] | None = None, permanent: bool = False):
         self.root = root
         profile, home = root / "profile", root / "home"
         for d in (profile, home, root / "wb-config", root / "wb-data", root / "tmp"):
@@ -99,7 +100,9 @@ class Firefox:
         # Downloads (the popup's export) land in root without asking.
         prefs = {**PREFS, "browser.download.dir": str(self.downloads), "browser.download.folderList": 2,
                  "browser.download.useDownloadDir": True, "browser.download.alwaysOpenPanel": False,
-                 "browser.download.always_ask_before_handling_new_types": False}
+                 "browser.download.always_ask_before_handling_new_types": False,
+                 # A permanent install of the unsigned zip, as ESR allows a user to with this off.
+                 "xpinstall.signatures.required": not permanent}
         (profile / "user.js").write_text("".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n"
                                                  for k, v in prefs.items()))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("WHITEBOARD_", "XDG_", "MOZ_"))}
@@ -119,7 +122,10 @@ class Firefox:
             self.bidi.on("network.beforeRequestSent", self._serve)
             self.bidi.send("session.subscribe", {"events": ["network.beforeRequestSent"]})
             self.bidi.send("network.addIntercept", {"phases": ["beforeRequestSent"]})
-            self.bidi.send("webExtension.install", {"extensionData": {"type": "path", "path": str(extension)}})
+            # A folder is what "Load Temporary Add-on" takes; a file is the zip a user installs.
+            kind = "archivePath" if extension.is_file() else "path"
+            self.bidi.send("webExtension.install", {"extensionData": {"type": kind, "path": str(extension)},
+                                                    **({"moz:permanent": True} if permanent else {})})
             self.probe = self.open_extension_page("options/options.html")
         except BaseException:
             self.close()

@@ -30,6 +30,7 @@ from e2e.harness import page_html, wait_for
 from e2e.support_models import fake_llm_env
 from support.fake_openai import FakeOpenAI, reply
 from whiteboard.config import FIREFOX_ADDON_ID
+from whiteboard.install.extension import pack
 from whiteboard.memory.inject import strip_blocks
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
@@ -337,3 +338,23 @@ def test_export_saves_the_session_and_import_fills_another_tab(firefox, tab, tmp
         for t in (popup, other, target):
             if t:
                 firefox.close_tab(t)
+
+
+def test_the_packed_firefox_zip_installs_for_good_and_works(tmp_path):
+    """`whiteboard extension pack`'s Firefox zip, installed as a user installs a file (unsigned,
+    as ESR allows with xpinstall.signatures.required off): its background runs as scripts, it
+    reaches the host, and its content scripts act on the chat site."""
+    archive = pack(tmp_path / "whiteboard-firefox.zip", "firefox")
+    ff = Firefox(tmp_path / "root", extension=archive, permanent=True)
+    try:
+        wait_connected(ff)
+        background = ff.background("(bg) => bg.chrome.runtime.getManifest().background")
+        assert background["scripts"] == [f"{EXTENSION_BASE}background/worker.js"] and not background["service_worker"]
+        tab = ff.new_tab()
+        open_chat(ff, tab, "claude", PAGES["claude"], reply="none")
+        key = session_key(ff, tab)
+        assert send(ff, tab, "claude", "Sent from the installed add-on") == "Sent from the installed add-on"
+        wait_for(lambda: any(m["content"] == "Sent from the installed add-on" for m in session_messages(ff, key)),
+                 what="the send in the session")
+    finally:
+        ff.close()
