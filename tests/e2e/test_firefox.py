@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +27,7 @@ from e2e.firefox import (
     ui_visible,
     wait_connected,
 )
-from e2e.harness import page_html, wait_for
+from e2e.harness import kill_host, page_html, the_host, wait_for
 from e2e.support_models import fake_llm_env
 from support.fake_openai import FakeOpenAI, reply
 from whiteboard.config import FIREFOX_ADDON_ID
@@ -358,3 +359,37 @@ def test_the_packed_firefox_zip_installs_for_good_and_works(tmp_path):
                  what="the send in the session")
     finally:
         ff.close()
+
+
+def test_host_killed_the_send_goes_unchanged_and_the_port_comes_back(firefox, tab):
+    open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+    key = session_key(firefox, tab)
+    capture_selection(firefox, tab, ANSWER["chatgpt"], key)
+    old_pid = kill_host(firefox.root)  # the host Firefox started, found by its data dir
+    assert send(firefox, tab, "chatgpt", "Sent while the host is down") == "Sent while the host is down"
+
+    wait_connected(firefox)
+    assert wait_for(lambda: the_host(firefox.root), what="a new host process").pid != old_pid
+    capture_selection(firefox, tab, ANSWER["chatgpt"], key)
+    after = send(firefox, tab, "chatgpt", "After the restart")
+    assert after.startswith("After the restart\n") and "[Whiteboard selection" in after
+
+
+def test_host_slower_than_the_limit_the_send_goes_unchanged_after_it(firefox, tab):
+    open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+    key = session_key(firefox, tab)
+    capture_selection(firefox, tab, ANSWER["chatgpt"], key)
+    host = the_host(firefox.root)
+    host.send_signal(signal.SIGSTOP)
+    try:
+        type_draft(firefox, tab, "chatgpt", "Sent while the host is stuck")
+        started = time.monotonic()
+        firefox.press(tab, "Enter")
+        wait_for(lambda: len(sent(firefox, tab)) == 1, timeout=6, interval=0.02, what="the send")
+        waited = time.monotonic() - started
+        assert sent(firefox, tab)[0]["text"] == "Sent while the host is stuck"
+        # The limit is about 1 s; the rest is room for a loaded machine (polling over BiDi included).
+        assert 0.9 <= waited <= 3.0, f"the send waited {waited:.2f}s"
+    finally:
+        host.send_signal(signal.SIGCONT)
+    assert "[Whiteboard selection · 1 passage]" in send(firefox, tab, "chatgpt", "Host back")
