@@ -25,6 +25,8 @@ def build_extension(dest: Path) -> Path:
     """The extension with example-chat added the documented way."""
     ext = dest / "extension"
     shutil.copytree(harness.EXTENSION, ext)
+    # tools/sync-manifest.mjs takes the version from the extension dir's parent's pyproject.toml.
+    shutil.copy(harness.ROOT / "pyproject.toml", dest / "pyproject.toml")
     sites = ext / "shared" / "sites.js"
     text = sites.read_text(encoding="utf-8")
     end = text.index("\n  ];\n") + 1  # the end of the TABLE literal
