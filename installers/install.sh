@@ -17,7 +17,7 @@ Usage: installers/install.sh [options]
                       (default: $WHITEBOARD_VENV or ~/.local/share/whiteboard/venv)
   --python PATH       Python 3.11+ to build it with (default: newest python3.x found)
   --browser NAME      register only this browser (repeatable): chrome, chromium,
-                      brave, edge, vivaldi or all (default: every browser found)
+                      brave, edge, vivaldi, firefox or all (default: every browser found)
   --extension-id ID   allow this extension id instead of the bundled one (repeatable)
   --no-register       install only; register later with: <venv>/bin/whiteboard install
   -h, --help          this text
@@ -117,7 +117,7 @@ if [ "$REGISTER" = 1 ]; then
     else
         say ""
         say "The host is installed but not registered with a browser yet. Install Chrome (or"
-        say "Chromium, Brave, Edge, Vivaldi), then run: $VENV/bin/whiteboard install"
+        say "Chromium, Brave, Edge, Vivaldi, Firefox), then run: $VENV/bin/whiteboard install"
     fi
 fi
 
@@ -135,6 +135,9 @@ Load the extension:
   2. Turn on "Developer mode" (top right)
   3. Click "Load unpacked" and choose: $EXTENSION_DIR
   4. The extension id shown must be: $EXTENSION_ID
+In Firefox: about:debugging#/runtime/this-firefox, "Load Temporary Add-on...", choose
+  $EXTENSION_DIR/manifest.json (or install the zip \`whiteboard extension pack\` writes),
+  then allow it on the chat sites (docs/install.md, Firefox)
 Check the connection any time: whiteboard doctor
 See it work in a throwaway browser profile: whiteboard demo
 EOF

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command: sets up .venv with the package and its test extras, makes sure
-# Chromium is there for the end-to-end tests and ESLint for the JavaScript, then runs
-# the whole suite (the JavaScript's own tests and lint run in it, tests/unit/test_extension_js.py).
-#   bash tests/run.sh            all tests (unit, protocol, e2e in real Chromium)
+# Chromium and Firefox ESR are there for the end-to-end tests and ESLint and web-ext for the
+# JavaScript, then runs the whole suite (the JavaScript's own tests and lint run in it,
+# tests/unit/test_extension_js.py).
+#   bash tests/run.sh            all tests (unit, protocol, e2e in real Chromium and Firefox)
 #   bash tests/run.sh -k vault   extra arguments go to pytest
 #   bash tests/run.sh --fresh   the same in a fresh clone of the committed HEAD with a new venv
 #                               (what CI and a new machine see; tests/README.md)
@@ -51,6 +52,19 @@ if [ ! -x "$CHROMIUM" ]; then
     fi
 fi
 
+# The Firefox end-to-end tests drive Debian's Firefox ESR over WebDriver BiDi (no driver and
+# no browser build downloaded; tests/README.md). They fail, not skip, when it is missing.
+FIREFOX=${WHITEBOARD_FIREFOX:-/usr/bin/firefox-esr}
+if [ ! -x "$FIREFOX" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null
+    else
+        echo "Firefox ESR is missing at $FIREFOX: install it (sudo apt-get install firefox-esr)" \
+             "or set WHITEBOARD_FIREFOX to a Firefox binary." >&2
+        exit 1
+    fi
+fi
+
 # The extension's JavaScript is linted with ESLint, installed with npm into
 # tools/eslint/node_modules (git-ignored); tests/unit/test_extension_js.py runs it and
 # node's test runner on tests/js. Node 20 or later is needed.
@@ -66,6 +80,11 @@ fi
 if [ ! -d tests/e2e/editors/node_modules/quill ] || \
         [ tests/e2e/editors/package-lock.json -nt tests/e2e/editors/node_modules/.package-lock.json ]; then
     npm ci --prefix tests/e2e/editors --no-audit --no-fund --loglevel=error
+fi
+# The extension is also linted by Firefox's add-on linter, web-ext, in tools/web-ext/node_modules (git-ignored).
+if [ ! -x tools/web-ext/node_modules/.bin/web-ext ] || \
+        [ tools/web-ext/package-lock.json -nt tools/web-ext/node_modules/.package-lock.json ]; then
+    npm ci --prefix tools/web-ext --no-audit --no-fund --loglevel=error
 fi
 
 exec "$VENV/bin/python" -m pytest "$@"

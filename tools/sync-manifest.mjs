@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// The manifest's chat content scripts derive from the sites table (extension/shared/sites.js):
+// The manifest serves Chrome and Firefox alike (background below; browser_specific_settings is
+// Firefox's, `key` and minimum_chrome_version Chrome's; `whiteboard extension pack` leaves each
+// out of the other's zip). Its chat content scripts derive from the sites table (extension/shared/sites.js):
 // `matches` is https://<host>/* for every site's hosts, `js` the chat framework with each
 // site's <id>.selectors.js and <id>.js in place. Its version is pyproject.toml's (the one
 // source). Run it after adding a site to the table or changing the version.
@@ -45,8 +47,17 @@ export function chatEntry(manifest) {
   return entry;
 }
 
+// One background for both browsers: Chrome runs `service_worker` (and ignores `scripts` from
+// 121 on), Firefox runs `scripts` (and ignores `service_worker`); both as a module. The list
+// is derived from the service worker, so the two never name different code.
+export function withBackground(manifest) {
+  const { service_worker: worker, type } = manifest.background || {};
+  if (!worker) throw new Error("manifest.json has no background.service_worker");
+  return { ...manifest, background: { service_worker: worker, scripts: [worker], type } };
+}
+
 export function synced(manifest, sites) {
-  const next = structuredClone(manifest);
+  const next = withBackground(structuredClone(manifest));
   const entry = chatEntry(next);
   entry.matches = chatMatches(sites);
   entry.js = chatScripts(sites);

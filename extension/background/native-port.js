@@ -6,10 +6,15 @@ export const HOST_NAME = "com.whiteboard.host";
 export const DEFAULT_TIMEOUT_MS = 1000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 5000, 10000, 30000];
 const { failure } = globalThis.Whiteboard.wire;
-// Chrome says why a port closed in words only ("Specified native messaging host not found.",
-// "Access to the specified native messaging host is forbidden."): read here, once, so the
-// popup branches on `hostMissing` in the status, never on the text.
-const NOT_REGISTERED = /native messaging host (?:is )?(?:not found|forbidden)|not installed/i;
+// Browsers say why a port closed in words only (Chrome: "Specified native messaging host not
+// found.", "Access to the specified native messaging host is forbidden."; Firefox, for both: "No
+// such native application com.whiteboard.host"): read here, once, so the popup branches on
+// `hostMissing` in the status, never on the text.
+const NOT_REGISTERED = /native messaging host (?:is )?(?:not found|forbidden)|not installed|no such native application/i;
+
+// Where a browser puts that reason: Chrome in runtime.lastError during onDisconnect, Firefox in
+// the closed port's `error`. The one place the two differ for the port.
+const disconnectReason = (port) => chrome.runtime.lastError?.message || port?.error?.message || null;
 
 // The wire protocol versions this extension speaks: the host's PROTOCOL_VERSION
 // (host/whiteboard/protocol/__init__.py) must lie in it. The one place the two are compared.
@@ -23,7 +28,7 @@ export function protocolMismatch(protocol) {
   return protocol > PROTOCOL.max ? "host_newer" : null;
 }
 
-// Whether Chrome's reason for a closed port means the host is not registered for this
+// Whether the browser's reason for a closed port means the host is not registered for this
 // browser (or not for this extension): the fix is `whiteboard install`.
 export const hostNotRegistered = (reason) => typeof reason === "string" && NOT_REGISTERED.test(reason);
 
@@ -34,7 +39,7 @@ export class NativePort {
     this.nextId = 1;
     this.pending = new Map(); // request id -> {resolve, onEvent, timer, timeoutMs}
     this.state = "disconnected"; // "connecting" | "connected" | "disconnected"
-    this.lastError = null; // why the last port closed (Chrome's message), for the popup
+    this.lastError = null; // why the last port closed (the browser's message), for the popup
     this.hostInfo = null; // the ping reply: version, protocol
     this.attempt = 0;
     this.retryTimer = null;
@@ -71,10 +76,10 @@ export class NativePort {
     }
     this.port = port;
     port.onMessage.addListener((msg) => this.received(msg));
-    port.onDisconnect.addListener(() => {
+    port.onDisconnect.addListener((closed) => {
       if (this.port !== port) return;
       this.port = null;
-      this.closed(chrome.runtime.lastError?.message || "the host closed the connection");
+      this.closed(disconnectReason(closed) || "the host closed the connection");
     });
     // The port is only known to work once the host answers.
     this.send({ type: "ping" }, { timeoutMs: 5000 }).then((reply) => {

@@ -6,7 +6,9 @@
 
 import { mirrorSite } from "../memory/mirror.js";
 
-const EXTENSION_ORIGIN = `chrome-extension://${chrome.runtime.id}`;
+// The extension's own pages: chrome-extension://<id>/ in Chrome, moz-extension://<uuid>/ in Firefox
+// (a per-profile uuid, not the add-on id), so asked of the browser, never spelled out.
+const EXTENSION_BASE = chrome.runtime.getURL("");
 const { siteFor } = globalThis.Whiteboard.sites;
 const settingsStore = globalThis.Whiteboard.settings;
 const { failure, tabKey, parseKey, STORAGE, KIND, STREAM_PORT } = globalThis.Whiteboard.wire;
@@ -30,7 +32,7 @@ export const CONTENT_SCRIPT_TYPES = {
 export function senderKind(sender) {
   if (!sender || sender.id !== chrome.runtime.id) return null;
   const url = sender.url || "";
-  if (url.startsWith(`${EXTENSION_ORIGIN}/`)) return "page";
+  if (url.startsWith(EXTENSION_BASE)) return "page";
   if (sender.tab && sender.frameId === 0 && /^https?:\/\//.test(url)) return "content";
   return null;
 }

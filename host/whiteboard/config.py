@@ -14,6 +14,8 @@ from .protocol.framing import DEFAULT_INBOUND_CAP, HARD_INBOUND_CAP
 APP_NAME = "whiteboard"
 # The bundled extension's id, fixed by the `key` in extension/manifest.json.
 EXTENSION_ID = "bahaoeoalppkecdpddkhegpgkngpniel"
+# The same extension's add-on id in Firefox, fixed by browser_specific_settings.gecko.id.
+FIREFOX_ADDON_ID = "whiteboard@whiteboard.local"
 
 
 def config_dir() -> Path:
@@ -41,7 +43,8 @@ class Limits:
 class HostConfig:
     limits: Limits = field(default_factory=Limits)
     inbound_cap: int = DEFAULT_INBOUND_CAP
-    allowed_origins: tuple[str, ...] = (f"chrome-extension://{EXTENSION_ID}/",)
+    # Callers: Chrome origins and Firefox add-on ids (server/origin.py tells them apart).
+    allowed_origins: tuple[str, ...] = (f"chrome-extension://{EXTENSION_ID}/", FIREFOX_ADDON_ID)
     host_name: str = HOST_NAME
 
     @classmethod

@@ -33,6 +33,21 @@ test("Chrome's reasons for a host that is not registered are told apart from a h
   }
 });
 
+test("Firefox's reason (the closed port's `error`, no lastError) is read the same way", () => {
+  // Firefox says this both when no manifest is found and when it does not allow this add-on.
+  assert.equal(hostNotRegistered("No such native application com.whiteboard.host"), true);
+  const port = new NativePort();
+  port.scheduleReconnect = () => {};
+  port.connect();
+  disconnect({ error: { message: "No such native application com.whiteboard.host" } });
+  assert.equal(port.status().lastError, "No such native application com.whiteboard.host");
+  assert.equal(port.status().hostMissing, true);
+  port.connect();
+  disconnect({ error: null }); // a host that exited: Firefox gives no error
+  assert.equal(port.status().lastError, "the host closed the connection");
+  assert.equal(port.status().hostMissing, false);
+});
+
 test("the status says hostMissing only while disconnected for that reason", async () => {
   const port = new NativePort();
   port.scheduleReconnect = () => {}; // no timers left behind by the test

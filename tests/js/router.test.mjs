@@ -20,7 +20,10 @@ const area = (map) => ({
   remove: async (key) => { map.delete(key); },
 });
 globalThis.chrome = {
-  runtime: { id: ID, onMessage: { addListener: (fn) => messageListeners.push(fn) }, openOptionsPage: async () => {} },
+  runtime: {
+    id: ID, getURL: (path) => `chrome-extension://${ID}/${path}`,
+    onMessage: { addListener: (fn) => messageListeners.push(fn) }, openOptionsPage: async () => {},
+  },
   storage: { local: area(local), session: area(session), onChanged: { addListener: () => {} } },
   tabs: { onRemoved: { addListener: () => {} }, sendMessage: async () => {}, query: async () => [] },
 };
@@ -49,6 +52,21 @@ beforeEach(() => {
   local.clear();
   session.clear();
   forwarded = [];
+});
+
+test("in Firefox its own pages are moz-extension://<uuid>/ (not its add-on id) and are heard", async () => {
+  const UUID = "4f0a6d2e-3c1b-4d5e-8f90-a1b2c3d4e5f6";
+  const chromeGetURL = globalThis.chrome.runtime.getURL;
+  globalThis.chrome.runtime.getURL = (path) => `moz-extension://${UUID}/${path}`;
+  try {
+    // A module instance of its own, loaded as Firefox would load it.
+    const firefox = await import(`${pathToFileURL(join(EXTENSION, "background/router.js")).href}?firefox`);
+    assert.equal(firefox.senderKind({ id: ID, url: `moz-extension://${UUID}/popup/popup.html` }), "page");
+    assert.equal(firefox.senderKind({ id: ID, url: `moz-extension://another-uuid/popup/popup.html` }), null);
+    assert.equal(firefox.senderKind({ id: ID, url: `chrome-extension://${ID}/popup/popup.html` }), null);
+  } finally {
+    globalThis.chrome.runtime.getURL = chromeGetURL;
+  }
 });
 
 test("only this extension's content script in a tab's top frame, or its own pages, is heard", () => {

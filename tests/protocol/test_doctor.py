@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from support.host import isolated_env
-from whiteboard.config import EXTENSION_ID
+from whiteboard.config import EXTENSION_ID, FIREFOX_ADDON_ID
 from whiteboard.install import BROWSERS, Platform, Target, diagnose, diagnose_profile, install, register_for_profile
 from whiteboard.install.doctor import exit_code
 
@@ -229,3 +229,36 @@ def test_cli_install_registers_a_browser_installed_but_never_run(tmp_path):
 def test_cli_rejects_a_bad_extension_id(tmp_path):
     result = run_cli(isolated_env(tmp_path / "env"), "install", "--browser", "chrome", "--extension-id", "xyz")
     assert result.returncode == 2 and "32 letters a-p" in result.stderr
+
+
+def test_cli_firefox_install_doctor_uninstall_in_a_fresh_home(tmp_path):
+    env = isolated_env(tmp_path / "env", PYTHONIOENCODING="utf-8", PATH=str(tmp_path / "no-commands"))
+    Path(env["HOME"], ".mozilla", "firefox").mkdir(parents=True)  # Firefox has run here: detected
+    first = run_cli(env, "install")
+    assert first.returncode == 0, first.stderr
+    assert "with: Firefox" in first.stdout and "Load Temporary Add-on" in first.stdout
+    manifest = Path(env["HOME"], ".mozilla", "native-messaging-hosts", "com.whiteboard.host.json")
+    data = json.loads(manifest.read_text())
+    assert data["allowed_extensions"] == [FIREFOX_ADDON_ID] and "allowed_origins" not in data
+
+    good = run_cli(env, "doctor", "--browser", "firefox")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert f"✓ origin allowed: {FIREFOX_ADDON_ID}" in good.stdout
+    assert "✓ host answers ping through that path" in good.stdout
+
+    # An add-on the manifest does not name: doctor says so and how to allow it.
+    other = run_cli(env, "doctor", "--browser", "firefox", "--extension-id", "other@example.org")
+    assert other.returncode == 1 and "✗ origin not allowed: other@example.org" in other.stdout
+    assert "--extension-id other@example.org" in other.stdout
+
+    gone = run_cli(env, "uninstall", "--browser", "firefox")
+    assert gone.returncode == 0 and "removed" in gone.stdout and not manifest.exists()
+    assert not any(Path(env["XDG_DATA_HOME"]).rglob("whiteboard-host"))
+
+
+def test_doctor_names_a_launcher_that_refuses_the_firefox_add_on(target):
+    install(target, ["firefox"], [FIREFOX_ADDON_ID])
+    launcher = target.launcher_path
+    launcher.write_text(launcher.read_text().replace(FIREFOX_ADDON_ID, "someone@else.org"))
+    [check] = failed(diagnose(target, ORIGIN, ["firefox"])[0])
+    assert "refused" in check.label and f"--extension-id {FIREFOX_ADDON_ID}" in check.fix

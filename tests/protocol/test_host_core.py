@@ -123,6 +123,31 @@ def test_firefox_style_arguments(host_env):
         assert host.request("ping")["ok"]
 
 
+# Firefox's form is strict as Chrome's: the absolute manifest path, then a well-formed add-on id.
+@pytest.mark.parametrize("args", [
+    ["whiteboard@example.org"],  # the id alone, as if it were argv[1]
+    ["com.whiteboard.host.json", "whiteboard@example.org"],  # relative manifest path
+    ["/path/to/com.whiteboard.host.txt", "whiteboard@example.org"],  # not a manifest
+    ["/path/to/com.whiteboard.host.json", f"chrome-extension://{'a' * 32}/"],  # a Chrome origin in Firefox's slot
+    ["/path/to/com.whiteboard.host.json", "whiteboard@example.org\n"],
+])
+def test_firefox_callers_in_any_other_form_are_refused(host_env, args):
+    env = dict(host_env, WHITEBOARD_ALLOWED_ORIGINS=f"whiteboard@example.org,chrome-extension://{'a' * 32}/")
+    with HostProcess(env=env, args=args) as host:
+        assert host.request("ping")["error"]["code"] == "forbidden"
+
+
+def test_an_unknown_firefox_add_on_is_refused_with_a_clear_log_line(host_env):
+    env = dict(host_env, WHITEBOARD_ALLOWED_ORIGINS="whiteboard@example.org")
+    host = HostProcess(env=env, args=["/path/to/com.whiteboard.host.json", "intruder@example.org"])
+    with host:
+        assert host.request("ping")["error"]["code"] == "forbidden"
+        host.send({"id": 2, "type": "session.add", "key": KEY, "role": "user", "content": "secret words"})
+        assert host.recv()["error"]["code"] == "forbidden"
+    assert "refusing caller" in host.stderr_text and "intruder@example.org" in host.stderr_text
+    assert "Firefox add-on id" in host.stderr_text and "secret words" not in host.stderr_text
+
+
 @pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="needs /proc")
 def test_core_dumps_are_disabled(host):
     assert host.request("ping")["ok"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from whiteboard.config import EXTENSION_ID
+from whiteboard.config import EXTENSION_ID, FIREFOX_ADDON_ID
 from whiteboard.install import BROWSERS, InstallError, Platform, Target, detected_browsers, install, uninstall
 
 OTHER_ID = "a" * 32
@@ -104,6 +104,24 @@ def test_launcher_allows_every_id_a_manifest_of_ours_names(target):
     assert f"chrome-extension://{OTHER_ID}/" in target.launcher_path.read_text()
 
 
+def test_firefox_manifest_names_add_on_ids_and_shares_the_launcher(target):
+    install(target, ["chrome", "firefox"], [EXTENSION_ID, FIREFOX_ADDON_ID])
+    firefox = json.loads(manifest(target, "firefox").read_text())
+    assert firefox["allowed_extensions"] == [FIREFOX_ADDON_ID] and "allowed_origins" not in firefox
+    assert firefox["path"] == str(target.launcher_path)
+    assert json.loads(manifest(target, "chrome").read_text())["allowed_origins"] == [ORIGIN]
+    launcher = target.launcher_path.read_text()
+    assert ORIGIN in launcher and FIREFOX_ADDON_ID in launcher
+    # Chrome goes: the launcher stays for Firefox, and still allows its add-on.
+    uninstall(target, ["chrome"])
+    assert manifest(target, "firefox").exists() and FIREFOX_ADDON_ID in target.launcher_path.read_text()
+    # Reinstalling Chrome alone keeps the add-on id the Firefox manifest names.
+    install(target, ["chrome"], [EXTENSION_ID])
+    assert FIREFOX_ADDON_ID in target.launcher_path.read_text()
+    uninstall(target, ["firefox", "chrome"])
+    assert not manifest(target, "firefox").exists() and not target.launcher_path.exists()
+
+
 def test_install_replaces_a_stale_manifest_and_reports_it(target):
     path = manifest(target, "chrome")
     path.parent.mkdir(parents=True)
@@ -147,7 +165,8 @@ def test_a_browser_installed_but_never_run_is_detected(tmp_path):
 
 
 @pytest.mark.parametrize("browsers, ids, python, message", [
-    (["firefox"], [EXTENSION_ID], None, "unknown browser 'firefox'"),
+    (["safari"], [EXTENSION_ID], None, "unknown browser 'safari'"),
+    (["firefox"], [EXTENSION_ID], None, "no Firefox add-on id"),
     (["chrome"], ["nope"], None, "32 letters a-p"),
     (["chrome"], [EXTENSION_ID], "python3", "not absolute"),
     (["chrome"], [EXTENSION_ID], "/no/such/python", "does not exist"),

@@ -18,6 +18,8 @@ LINUX_USER = {
     "brave": "/home/ada/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts",
     "edge": "/home/ada/.config/microsoft-edge/NativeMessagingHosts",
     "vivaldi": "/home/ada/.config/vivaldi/NativeMessagingHosts",
+    # Firefox's user-level dir is outside its profile, whatever XDG_CONFIG_HOME says.
+    "firefox": "/home/ada/.mozilla/native-messaging-hosts",
 }
 LINUX_SYSTEM = {
     "chrome": "/etc/opt/chrome/native-messaging-hosts",
@@ -25,6 +27,7 @@ LINUX_SYSTEM = {
     "brave": "/etc/opt/brave/native-messaging-hosts",
     "edge": "/etc/opt/edge/native-messaging-hosts",
     "vivaldi": "/etc/opt/vivaldi/native-messaging-hosts",
+    "firefox": "/usr/lib/mozilla/native-messaging-hosts",
 }
 MAC_USER = {
     "chrome": "/home/ada/Library/Application Support/Google/Chrome/NativeMessagingHosts",
@@ -32,6 +35,7 @@ MAC_USER = {
     "brave": "/home/ada/Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
     "edge": "/home/ada/Library/Application Support/Microsoft Edge/NativeMessagingHosts",
     "vivaldi": "/home/ada/Library/Application Support/Vivaldi/NativeMessagingHosts",
+    "firefox": "/home/ada/Library/Application Support/Mozilla/NativeMessagingHosts",
 }
 MAC_SYSTEM = {
     "chrome": "/Library/Google/Chrome/NativeMessagingHosts",
@@ -39,6 +43,7 @@ MAC_SYSTEM = {
     "brave": "/Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
     "edge": "/Library/Microsoft/Edge/NativeMessagingHosts",
     "vivaldi": "/Library/Application Support/Vivaldi/NativeMessagingHosts",
+    "firefox": "/Library/Application Support/Mozilla/NativeMessagingHosts",
 }
 WINDOWS_KEYS = {
     "chrome": r"Software\Google\Chrome\NativeMessagingHosts\com.whiteboard.host",
@@ -47,6 +52,7 @@ WINDOWS_KEYS = {
     "edge": r"Software\Microsoft\Edge\NativeMessagingHosts\com.whiteboard.host",
     # Vivaldi on Windows reads Google Chrome's key.
     "vivaldi": r"Software\Google\Chrome\NativeMessagingHosts\com.whiteboard.host",
+    "firefox": r"Software\Mozilla\NativeMessagingHosts\com.whiteboard.host",
 }
 
 
@@ -73,6 +79,7 @@ def test_linux_user_level_follows_xdg_config_home():
     # Chrome derives its user data dir (and so NativeMessagingHosts) from XDG_CONFIG_HOME.
     target = Target(platform("linux", XDG_CONFIG_HOME="/cfg"))
     assert target.manifest_path(BROWSERS["chrome"]) == Path("/cfg/google-chrome/NativeMessagingHosts") / MANIFEST_FILE
+    assert target.manifest_path(BROWSERS["firefox"]) == Path(LINUX_USER["firefox"]) / MANIFEST_FILE
 
 
 @pytest.mark.parametrize("browser", sorted(WINDOWS_KEYS))
@@ -84,11 +91,13 @@ def test_windows_registry_keys_and_hive(browser, system, hive):
     assert target.registry_hive == hive
 
 
-def test_windows_one_manifest_file_per_scope():
+def test_windows_one_manifest_file_per_scope_for_the_chrome_family_one_for_firefox():
     env = dict(LOCALAPPDATA="/L", PROGRAMDATA="/P")
     user, system = Target(platform("win32", **env)), Target(platform("win32", **env), system=True)
-    paths = {user.manifest_path(b) for b in BROWSERS.values()}
+    paths = {user.manifest_path(b) for b in BROWSERS.values() if not b.firefox}
     assert paths == {Path("/data/whiteboard/NativeMessagingHosts") / MANIFEST_FILE}
+    assert user.manifest_path(BROWSERS["firefox"]) == Path("/data/whiteboard/NativeMessagingHosts/firefox") / \
+        MANIFEST_FILE
     assert system.manifest_path(BROWSERS["edge"]) == Path("/P/Whiteboard/NativeMessagingHosts") / MANIFEST_FILE
     assert user.launcher_path == Path("/data/whiteboard/bin/whiteboard-host.bat")
     assert system.launcher_path == Path("/P/Whiteboard/bin/whiteboard-host.bat")
@@ -111,6 +120,16 @@ def test_launcher_location(os_name, system, expected):
 ])
 def test_profile_dir_used_to_detect_a_browser(os_name, expected):
     assert Target(platform(os_name, LOCALAPPDATA="/L")).profile_dir(BROWSERS["brave"]) == Path(expected)
+
+
+@pytest.mark.parametrize("os_name, expected", [
+    ("linux", "/home/ada/.mozilla/firefox"),
+    ("darwin", "/home/ada/Library/Application Support/Firefox"),
+    ("win32", "/R/Mozilla/Firefox"),
+])
+def test_firefox_profile_dir_used_to_detect_it(os_name, expected):
+    target = Target(platform(os_name, LOCALAPPDATA="/L", APPDATA="/R", XDG_CONFIG_HOME="/cfg"))
+    assert target.profile_dir(BROWSERS["firefox"]) == Path(expected)
 
 
 def test_system_root_prefixes_system_paths_only(tmp_path):

@@ -104,9 +104,24 @@ def test_chrome_template_renders_to_exactly_what_the_code_writes():
     assert json.loads(render(build_manifest(launcher, [ORIGIN]))) == rendered
 
 
-def test_firefox_template_is_the_chrome_manifest_with_allowed_extensions():
+def test_firefox_template_renders_to_exactly_what_the_code_writes():
     firefox = _render_template("firefox", HOST_PATH=str(LAUNCHER), ADDON_ID="whiteboard@example.org")
-    chrome = build_manifest(LAUNCHER, [ORIGIN])
-    del chrome["allowed_origins"]
-    assert {k: v for k, v in firefox.items() if k != "allowed_extensions"} == chrome
-    assert firefox["allowed_extensions"] == ["whiteboard@example.org"]
+    assert firefox == build_manifest(LAUNCHER, [ORIGIN, "whiteboard@example.org"], firefox=True)
+    assert field_problems(firefox, firefox=True) == [] and field_problems(firefox) == ['missing "allowed_origins"']
+
+
+@pytest.mark.parametrize("ids", [["whiteboard@example.org"], [ORIGIN, "{8a3c2d1e-0b4f-4c2a-9e7d-1f2a3b4c5d6e}"]])
+def test_each_kind_of_manifest_takes_only_its_own_callers(ids):
+    firefox = [i for i in ids if not i.startswith("chrome-extension://")]
+    assert build_manifest(LAUNCHER, ids, firefox=True)["allowed_extensions"] == firefox
+    if ORIGIN in ids:
+        assert build_manifest(LAUNCHER, ids)["allowed_origins"] == [ORIGIN]
+    else:
+        with pytest.raises(ValueError, match="no chrome-extension"):
+            build_manifest(LAUNCHER, ids)
+
+
+@pytest.mark.parametrize("bad", ["whiteboard", "a@b@c", "white board@example.org", "{not-a-guid}", "x" * 90 + "@y"])
+def test_a_malformed_firefox_add_on_id_is_refused(bad):
+    with pytest.raises(ValueError, match="name@domain"):
+        validate_extension_id(bad)

@@ -5,11 +5,12 @@ raise FileNotFoundError, DeleteKeyEx refuses keys with subkeys, and a hive can b
 read-only (HKLM without Administrator rights).
 """
 
+import json
 import sys
 
 import pytest
 
-from whiteboard.install import InstallError, Platform, Target, install, uninstall
+from whiteboard.install import BROWSERS, InstallError, Platform, Target, install, uninstall
 from whiteboard.install.registry import WinRegistry
 
 CHROME_KEY = r"Software\Google\Chrome\NativeMessagingHosts\com.whiteboard.host"
@@ -216,3 +217,24 @@ def test_doctor_reads_the_registry_then_checks_the_manifest_it_names(reg, target
     assert checks[0] == (True, f"registry HKCU\\{EDGE_KEY} names {target.windows_manifest_path}")
     assert all(ok for ok, _ in checks[1:6]), checks  # manifest, fields, absolute, runnable .bat, origin
     # (the .bat itself can only run on Windows; here the launch is expected to fail)
+
+
+FIREFOX_KEY = r"Software\Mozilla\NativeMessagingHosts\com.whiteboard.host"
+ADDON = "whiteboard@example.org"
+
+
+def test_firefox_gets_its_own_manifest_and_the_mozilla_key(fake, reg, target):
+    install(target, ["chrome", "firefox"], ["bahaoeoalppkecdpddkhegpgkngpniel", ADDON], registry=reg)
+    firefox_manifest = target.manifest_path(BROWSERS["firefox"])
+    assert firefox_manifest != target.windows_manifest_path
+    assert fake.default("HKCU", FIREFOX_KEY) == str(firefox_manifest)
+    assert fake.default("HKCU", CHROME_KEY) == str(target.windows_manifest_path)
+    assert json.loads(firefox_manifest.read_text())["allowed_extensions"] == [ADDON]
+    assert "allowed_extensions" not in json.loads(target.windows_manifest_path.read_text())
+    assert ADDON in target.launcher_path.read_text()
+    # Firefox alone goes; Chrome's file, key and the launcher stay.
+    uninstall(target, ["firefox"], registry=reg)
+    assert fake.default("HKCU", FIREFOX_KEY) is None and not firefox_manifest.exists()
+    assert fake.default("HKCU", CHROME_KEY) and target.windows_manifest_path.exists() and target.launcher_path.exists()
+    uninstall(target, ["chrome", "vivaldi"], registry=reg)  # Vivaldi reads Chrome's key
+    assert not target.windows_manifest_path.exists() and not target.launcher_path.exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from support.host import isolated_env, path_without_browsers
-from whiteboard.config import EXTENSION_ID
+from whiteboard.config import EXTENSION_ID, FIREFOX_ADDON_ID
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "installers" / "install.sh"
@@ -51,6 +51,7 @@ def test_fresh_home_install_register_doctor_and_rerun(tmp_path):
     if not _index_reachable(env):
         pytest.skip("no Python package index reachable: install.sh needs one to install dependencies")
     Path(env["XDG_CONFIG_HOME"], "chromium").mkdir()  # a browser that has been run once
+    Path(env["HOME"], ".mozilla", "firefox").mkdir(parents=True)  # and Firefox, found the same way
     venv = Path(env["XDG_DATA_HOME"]) / "whiteboard" / "venv"
 
     first = run(env)
@@ -60,6 +61,9 @@ def test_fresh_home_install_register_doctor_and_rerun(tmp_path):
     manifest = Path(env["XDG_CONFIG_HOME"], "chromium", "NativeMessagingHosts", "com.whiteboard.host.json")
     launcher = Path(json.loads(manifest.read_text())["path"])
     assert f"exec {venv}/bin/python -P -m whiteboard.server.main" in launcher.read_text()
+    firefox = Path(env["HOME"], ".mozilla", "native-messaging-hosts", "com.whiteboard.host.json")
+    assert json.loads(firefox.read_text())["allowed_extensions"] == [FIREFOX_ADDON_ID]
+    assert "Load Temporary Add-on" in first.stdout
 
     linked = Path(env["HOME"], ".local", "bin", "whiteboard")
     assert linked.resolve() == (venv / "bin" / "whiteboard").resolve()

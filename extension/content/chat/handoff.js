@@ -39,9 +39,13 @@
     await W.editorInput.replaceText(editor, reply.text);
   }
 
-  // Only the extension's own pages (the popup) send this: they have no tab.
+  // Only the extension's own pages (the popup) send this, told by their address: a popup
+  // opened in a tab has a `tab` in Firefox, and this extension's content scripts elsewhere
+  // have a web page's address.
+  const OWN_PAGES = chrome.runtime.getURL("");
   chrome.runtime.onMessage.addListener((envelope, sender, sendResponse) => {
-    if (!envelope || envelope.kind !== KIND.engage || sender.id !== chrome.runtime.id || sender.tab) return false;
+    if (!envelope || envelope.kind !== KIND.engage || sender.id !== chrome.runtime.id ||
+        !String(sender.url || "").startsWith(OWN_PAGES)) return false;
     W.page.engage().then(() => sendResponse({ ok: true }));
     return true;
   });

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .. import HOST_NAME
-from ..config import EXTENSION_ID
+from ..config import EXTENSION_ID, FIREFOX_ADDON_ID
 from ..install import (
     BROWSERS,
     Change,
@@ -25,6 +25,7 @@ from ..install import (
 from ..install.doctor import Report, check_embedding_model, exit_code
 from ..install.extension import ExtensionNotFound, extension_dir
 from ..install.manifest import origin_for
+from ..server.origin import is_firefox_caller
 from . import main
 
 BROWSER_CHOICE = click.Choice([*BROWSERS, "all"], case_sensitive=False)
@@ -62,21 +63,42 @@ def _echo_changes(changes: list[Change]) -> None:
         click.echo(f"  {who:<17} {c.action:<10} {what}{c.where}{note}")
 
 
+def with_bundled_ids(extension_ids: list[str]) -> list[str]:
+    """The ids named, plus the bundled id of each browser kind none of them is for: naming a
+    Chrome store id does not unregister the Firefox add-on, and the other way round."""
+    ids = list(extension_ids)
+    if not any(is_firefox_caller(i) for i in ids):
+        ids.append(FIREFOX_ADDON_ID)
+    if all(is_firefox_caller(i) for i in ids):
+        ids.insert(0, EXTENSION_ID)
+    return ids
+
+
 def next_steps(browsers: list[str], extension_ids: list[str]) -> str:
-    pages = list(dict.fromkeys(BROWSERS[b].extensions_page for b in browsers)) or ["chrome://extensions"]
     try:
         folder = str(extension_dir())
     except ExtensionNotFound:
         folder = "the folder `whiteboard extension path` prints"
-    ids = extension_ids[0] if len(extension_ids) == 1 else "one of " + ", ".join(extension_ids)
-    return "\n".join([
-        "Next: load the extension",
-        f"  1. Open {' or '.join(pages)}",
-        '  2. Turn on "Developer mode" (top right)',
-        f'  3. Click "Load unpacked" and choose: {folder}',
-        f"  4. The extension id shown must be {ids}",
-        "  Then check everything with: whiteboard doctor",
-    ])
+    lines = ["Next: load the extension"]
+    chrome = [b for b in browsers if not BROWSERS[b].firefox]
+    if chrome or not browsers:
+        pages = list(dict.fromkeys(BROWSERS[b].extensions_page for b in chrome)) or ["chrome://extensions"]
+        chrome_ids = [i for i in extension_ids if not is_firefox_caller(i)]
+        ids = chrome_ids[0] if len(chrome_ids) == 1 else "one of " + ", ".join(chrome_ids)
+        lines += [
+            f"  1. Open {' or '.join(pages)}",
+            '  2. Turn on "Developer mode" (top right)',
+            f'  3. Click "Load unpacked" and choose: {folder}',
+            f"  4. The extension id shown must be {ids}",
+        ]
+    if "firefox" in browsers:
+        lines += [
+            "  In Firefox: install the add-on file `whiteboard extension pack` writes (whiteboard-*-firefox.zip),",
+            f"  or for this session only: open {BROWSERS['firefox'].extensions_page}, \"Load Temporary Add-on...\",",
+            f"  and choose {folder}/manifest.json. Then allow it on the chat sites: Extensions > Whiteboard >",
+            '  Permissions, turn on "Access your data for" each site (Firefox asks the user for these).',
+        ]
+    return "\n".join([*lines, "  Then check everything with: whiteboard doctor"])
 
 
 @main.command("install")
@@ -85,7 +107,8 @@ def next_steps(browsers: list[str], extension_ids: list[str]) -> str:
 @click.option("--system", is_flag=True, help=SYSTEM_HELP)
 @click.option("--extension-id", "extension_ids", multiple=True, callback=_extension_ids,
               help="Extension id to allow (repeatable): 32 letters a-p, e.g. the store build's and the "
-                   f"unpacked one's. Default: the bundled id ({EXTENSION_ID}) and every id already allowed here.")
+                   "unpacked one's; or a Firefox add-on id (name@domain). Default: the bundled ids "
+                   f"({EXTENSION_ID}, {FIREFOX_ADDON_ID}) and every id already allowed here.")
 @click.option("--no-next-steps", is_flag=True, hidden=True, help="Leave out the how-to-load text (install.sh).")
 def install_command(browsers, system, extension_ids, no_next_steps):
     """Register the native host with your browsers."""
@@ -98,15 +121,16 @@ def install_command(browsers, system, extension_ids, no_next_steps):
             "Install one, or name yours if it is elsewhere: whiteboard install --browser chrome")
     click.echo(f"Registering {HOST_NAME} ({target.scope}) with: {', '.join(BROWSERS[b].label for b in chosen)}")
     try:
-        # Named ids are exactly what is allowed; none named keeps what an earlier install allowed.
-        changes = install(target, chosen, extension_ids or [EXTENSION_ID], keep_allowed=not extension_ids)
+        # Named ids are exactly what is allowed (with the bundled id of a browser kind none is
+        # for); none named keeps what an earlier install allowed.
+        changes = install(target, chosen, with_bundled_ids(extension_ids), keep_allowed=not extension_ids)
     except InstallError as exc:
         raise click.ClickException(str(exc)) from None
     _echo_changes(changes)
     wrote = any(c.action in ("created", "updated") for c in changes)
     click.echo("Done." if wrote else "Done: everything was already in place.")
     if not no_next_steps:
-        click.echo("\n" + next_steps(chosen, extension_ids or [EXTENSION_ID]))
+        click.echo("\n" + next_steps(chosen, with_bundled_ids(extension_ids)))
 
 
 @main.command("uninstall")
@@ -172,15 +196,17 @@ def _echo_report(report: Report, sym: dict) -> None:
 @click.option("--browser", "browsers", type=BROWSER_CHOICE, multiple=True,
               help=BROWSER_HELP + " Default: check what is registered, warn about what is not.")
 @click.option("--system", is_flag=True, help="Check the system-wide registration.")
-@click.option("--extension-id", default=EXTENSION_ID, show_default=True,
-              callback=lambda ctx, p, v: _extension_ids(ctx, p, [v])[0],
-              help="The extension id that must reach the host.")
+@click.option("--extension-id", "extension_ids", multiple=True, callback=_extension_ids,
+              help=f"The extension id that must reach the host (repeatable; default {EXTENSION_ID}, and "
+                   f"{FIREFOX_ADDON_ID} for Firefox).")
 @click.option("--user-data-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Check a browser profile registered for --user-data-dir=DIR instead.")
 @click.option("--timeout", default=10.0, show_default=True, help="Seconds to wait for the host's reply.")
-def doctor_command(browsers, system, extension_id, user_data_dir, timeout):
+def doctor_command(browsers, system, extension_ids, user_data_dir, timeout):
     """Check each browser can reach the host; exit 1 if something you need is broken."""
-    origin = origin_for(extension_id)
+    ids = with_bundled_ids(extension_ids)
+    origin = origin_for(next(i for i in ids if not is_firefox_caller(i)))
+    firefox_origin = next(i for i in ids if is_firefox_caller(i))
     sym = _symbols()
     if user_data_dir is not None:
         reports = [diagnose_profile(user_data_dir, origin, timeout)]
@@ -188,7 +214,7 @@ def doctor_command(browsers, system, extension_id, user_data_dir, timeout):
         target = Target(Platform.current(), system=system)
         chosen = _selected(browsers, []) or None
         try:
-            reports = diagnose(target, origin, chosen, timeout=timeout)
+            reports = diagnose(target, origin, chosen, timeout=timeout, firefox_origin=firefox_origin)
         except InstallError as exc:
             raise click.ClickException(str(exc)) from None
     for report in reports:

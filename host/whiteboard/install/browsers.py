@@ -1,8 +1,10 @@
-"""The Chrome-family browsers we register with, and where each looks for native hosts.
+"""The browsers we register with, and where each looks for native hosts.
 
-Facts per design §2. On Linux and macOS a browser reads `<user data dir>/NativeMessagingHosts`
-(so `--user-data-dir=X` reads `X/NativeMessagingHosts`) plus one system-wide directory;
-on Windows it reads the default value of a registry key naming the manifest file.
+Facts per design §2. On Linux and macOS a Chrome-family browser reads `<user data
+dir>/NativeMessagingHosts` (so `--user-data-dir=X` reads `X/NativeMessagingHosts`) plus one
+system-wide directory; Firefox reads `~/.mozilla/native-messaging-hosts` (Linux) or
+`~/Library/Application Support/Mozilla/NativeMessagingHosts` (macOS), whatever its profile.
+On Windows each reads the default value of a registry key naming the manifest file.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ class Browser:
     key: str  # what --browser takes
     label: str
     # User data dir relative to $XDG_CONFIG_HOME (Linux) / ~/Library/Application Support (macOS)
-    # / %LOCALAPPDATA% (Windows). Its NativeMessagingHosts subdir is the user-level location.
+    # / %LOCALAPPDATA% (Windows); Firefox's relative to home / the same / %APPDATA%. For the
+    # Chrome family its NativeMessagingHosts subdir is the user-level location.
     linux_profile: str
     mac_profile: str
     windows_profile: str
@@ -28,6 +31,12 @@ class Browser:
     # (Linux) and its app bundle in /Applications or ~/Applications (macOS).
     linux_commands: tuple[str, ...] = ()
     mac_app: str = ""
+    # Firefox: its manifest names callers by `allowed_extensions`; its user-level host dir is
+    # not inside its profile dir (relative to home on Linux, to ~/Library/Application Support
+    # on macOS); its profile lives under %APPDATA% on Windows.
+    firefox: bool = False
+    linux_user_hosts: str = ""
+    mac_user_hosts: str = ""
 
 
 BROWSERS: dict[str, Browser] = {b.key: b for b in (
@@ -56,6 +65,13 @@ BROWSERS: dict[str, Browser] = {b.key: b for b in (
             "vivaldi", "Vivaldi", "Vivaldi/User Data",
             "/etc/opt/vivaldi/native-messaging-hosts", "/Library/Application Support/Vivaldi/NativeMessagingHosts",
             (r"Software\Google\Chrome",), "vivaldi://extensions", ("vivaldi", "vivaldi-stable"), "Vivaldi.app"),
+    Browser("firefox", "Firefox",
+            ".mozilla/firefox", "Firefox", "Mozilla/Firefox",
+            "/usr/lib/mozilla/native-messaging-hosts", "/Library/Application Support/Mozilla/NativeMessagingHosts",
+            (r"Software\Mozilla",), "about:debugging#/runtime/this-firefox",
+            ("firefox", "firefox-esr"), "Firefox.app",
+            firefox=True, linux_user_hosts=".mozilla/native-messaging-hosts",
+            mac_user_hosts="Mozilla/NativeMessagingHosts"),
 )}
 
 

@@ -1,8 +1,8 @@
 """`whiteboard doctor`: is the host reachable from each browser, and if not, why.
 
 Per browser: manifest present, valid JSON with the right fields, its path absolute and
-executable, the extension's origin allowed, and the host started THROUGH that path with
-the origin as argv[1] answering a ping over real pipes. Each failed check carries the
+executable, the extension's origin (Firefox: add-on id) allowed, and the host started
+THROUGH that path with the browser's arguments answering a ping over real pipes. Each failed check carries the
 next step. A browser that is installed but not registered is a warning, not a failure:
 the user may not want Whiteboard there.
 """
@@ -13,10 +13,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..config import FIREFOX_ADDON_ID
 from .browsers import BROWSERS
 from .installer import detected_browsers
 from .locations import MANIFEST_FILE, Target
-from .manifest import ManifestError, field_problems, read_manifest
+from .manifest import ManifestError, allowed_field, field_problems, read_manifest
 from .probe import ping_through
 from .registry import Registry, default_registry
 
@@ -48,7 +49,7 @@ class Report:
 
 
 def check_manifest(path: Path, origin: str, *, reinstall: str, reinstall_with_id: str, timeout: float = 10.0,
-                   windows: bool = os.name == "nt") -> list[Check]:
+                   windows: bool = os.name == "nt", firefox: bool = False) -> list[Check]:
     """Every check for one manifest file, stopping where later checks cannot mean anything.
 
     `reinstall` is the command that rewrites it; `reinstall_with_id` the one that also
@@ -59,20 +60,21 @@ def check_manifest(path: Path, origin: str, *, reinstall: str, reinstall_with_id
         missing = not path.exists()
         return [Check(False, "manifest present" if missing else "manifest readable", f"{exc}. Run: {reinstall}")]
     checks = [Check(True, f"manifest present: {path}")]
-    problems = field_problems(data)
+    problems = field_problems(data, firefox=firefox)
     if problems:
         return checks + [Check(False, "manifest fields: " + "; ".join(problems), f"Rewrite it: {reinstall}")]
-    checks.append(Check(True, 'valid JSON: name, description, path, type "stdio", allowed_origins'))
+    field = allowed_field(firefox)
+    checks.append(Check(True, f'valid JSON: name, description, path, type "stdio", {field}'))
     host = data["path"]
     runnable = _path_checks(host, windows, reinstall)
     checks += runnable
-    allowed = origin in data["allowed_origins"]
+    allowed = origin in data[field]
     checks.append(Check(True, f"origin allowed: {origin}") if allowed else Check(
-        False, f"origin not allowed: {origin} (manifest allows {', '.join(data['allowed_origins'])})",
+        False, f"origin not allowed: {origin} (manifest allows {', '.join(data[field])})",
         f"Allow this extension: {reinstall_with_id}"))
     if not all(c.ok for c in runnable):
         return checks
-    result = ping_through(Path(host), origin, timeout)
+    result = ping_through(Path(host), origin, timeout, firefox_manifest=path if firefox else None)
     if result.ok:
         checks.append(Check(True, f"host answers ping through that path ({result.detail})"))
     elif result.refused:
@@ -80,7 +82,7 @@ def check_manifest(path: Path, origin: str, *, reinstall: str, reinstall_with_id
                             f"The launcher does not allow this extension; run: {reinstall_with_id}"))
     else:
         checks.append(Check(False, f"host does not answer a ping through that path: {result.detail}",
-                            f"Run it by hand to see why: {_by_hand(host, origin, windows)}; "
+                            f"Run it by hand to see why: {_by_hand(host, origin, windows, path if firefox else None)}; "
                             f"then reinstall: {reinstall}"))
     return checks
 
@@ -104,21 +106,25 @@ def extension_id_of(origin: str) -> str:
     return origin.removeprefix("chrome-extension://").rstrip("/")
 
 
-def _by_hand(host: str, origin: str, windows: bool) -> str:
-    return f'"{host}" {origin} < NUL' if windows else f"'{host}' {origin} < /dev/null"
+def _by_hand(host: str, origin: str, windows: bool, manifest: Path | None = None) -> str:
+    args = f"'{manifest}' {origin}" if manifest is not None else origin
+    return f'"{host}" {args} < NUL' if windows else f"'{host}' {args} < /dev/null"
 
 
 def diagnose(target: Target, origin: str, browsers: list[str] | None = None, *,
-             registry: Registry | None = None, timeout: float = 10.0) -> list[Report]:
+             registry: Registry | None = None, timeout: float = 10.0,
+             firefox_origin: str = FIREFOX_ADDON_ID) -> list[Report]:
     """One report per browser: checked if registered; a warning if installed but not
-    registered; skipped if neither. Browsers named explicitly must be registered."""
+    registered; skipped if neither. Browsers named explicitly must be registered.
+    `origin` is the Chrome family's caller, `firefox_origin` Firefox's add-on id."""
     explicit = browsers is not None
     detected = set(detected_browsers(target))
     reports = []
     for key in browsers or list(BROWSERS):
         b = BROWSERS[key]
+        caller = firefox_origin if b.firefox else origin
         reinstall = f"whiteboard install --browser {key}" + (" --system" if target.system else "")
-        with_id = f"{reinstall} --extension-id {extension_id_of(origin)}"
+        with_id = f"{reinstall} --extension-id {extension_id_of(caller)}"
         manifest, location = _locate(target, b, registry)
         report = Report(key, b.label, location)
         if manifest is None:
@@ -133,8 +139,8 @@ def diagnose(target: Target, origin: str, browsers: list[str] | None = None, *,
         else:
             if target.windows:
                 report.checks.append(Check(True, f"registry {location} names {manifest}"))
-            report.checks += check_manifest(manifest, origin, reinstall=reinstall, reinstall_with_id=with_id,
-                                            timeout=timeout, windows=target.windows)
+            report.checks += check_manifest(manifest, caller, reinstall=reinstall, reinstall_with_id=with_id,
+                                            timeout=timeout, windows=target.windows, firefox=b.firefox)
         reports.append(report)
     return reports
 

@@ -1,4 +1,4 @@
-"""The extension this host ships with: where its folder is, and its zip for a store upload.
+"""The extension this host ships with: where its folder is, and its zips for the stores.
 
 An installed wheel carries it as package data (whiteboard/extension, copied in by setup.py
 at build time); an editable install finds the checkout's extension/ next to host/.
@@ -28,28 +28,42 @@ def extension_dir() -> Path:
                             f"{PACKAGE_DIR.parents[1] / 'extension'}): reinstall Whiteboard from its wheel")
 
 
-def store_manifest(folder: Path) -> dict:
-    """manifest.json without `key`: the store assigns the id of a store build and rejects an upload with one."""
+PACKS = ("chrome", "firefox")
+# Left out of each browser's zip: `key` (the store assigns a store build's id and rejects an
+# upload with one) and what only the other browser reads. extension/manifest.json serves both
+# unpacked: each browser ignores the other's keys, with a warning at most.
+LEFT_OUT = {"chrome": ("key", "browser_specific_settings"), "firefox": ("key", "minimum_chrome_version")}
+# The background as each browser runs it: Chrome a service worker, Firefox scripts.
+BACKGROUND_LEFT_OUT = {"chrome": "scripts", "firefox": "service_worker"}
+
+
+def store_manifest(folder: Path, browser: str = "chrome") -> dict:
+    """manifest.json as `browser`'s store gets it."""
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    manifest.pop("key", None)
+    for key in LEFT_OUT[browser]:
+        manifest.pop(key, None)
+    if isinstance(manifest.get("background"), dict):
+        manifest["background"] = {k: v for k, v in manifest["background"].items() if k != BACKGROUND_LEFT_OUT[browser]}
     return manifest
 
 
-def pack_chrome(out: Path, folder: Path | None = None) -> Path:
-    """Write the Chrome Web Store zip of `folder` (default: this install's extension) to `out`."""
+def pack(out: Path, browser: str = "chrome", folder: Path | None = None) -> Path:
+    """Write `browser`'s store zip of `folder` (default: this install's extension) to `out`.
+    Firefox's is also the file a user installs (an .xpi is this zip, once signed)."""
+    if browser not in PACKS:
+        raise ValueError(f"no pack for {browser!r}: choose from {', '.join(PACKS)}")
     folder = folder or extension_dir()
     files = sorted(p for p in folder.rglob("*")
                    if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    manifest = (json.dumps(store_manifest(folder, browser), indent=2) + "\n").encode()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         for path in files:
             name = path.relative_to(folder).as_posix()
-            data = (json.dumps(store_manifest(folder), indent=2) + "\n").encode() if name == "manifest.json" \
-                else path.read_bytes()
             info = zipfile.ZipInfo(name, ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            zf.writestr(info, data)
+            zf.writestr(info, manifest if name == "manifest.json" else path.read_bytes())
     tmp.replace(out)
     return out

@@ -43,27 +43,27 @@ def install(target: Target, browsers: list[str], extension_ids: list[str], *, ke
     launcher = target.launcher_path
     try:
         origins = sorted({origin_for(i) for i in extension_ids} | (_allowed_now(target) if keep_allowed else set()))
-        manifest = build_manifest(launcher, origins)
+        # Firefox's manifest names callers differently: one manifest per kind of browser.
+        manifests = {kind: build_manifest(launcher, origins, firefox=kind)
+                     for kind in {BROWSERS[b].firefox for b in browsers}}
     except ValueError as exc:
         raise InstallError(str(exc)) from None
     changes = []
     try:
-        if target.windows:
-            # One manifest for every browser: the ids given now are the ones allowed.
-            launcher_origins = origins
-        else:
-            # Keep origins other browsers' manifests of ours still allow.
-            kept = set().union(*(origins_of(target.manifest_path(BROWSERS[b]), launcher)
-                                 for b in BROWSERS if b not in browsers))
-            launcher_origins = sorted(kept | set(origins))
-        action = _write_launcher(launcher, python or default_python(), launcher_origins)
+        # Keep callers the manifests of ours that this install does not rewrite still allow
+        # (on Windows the Chrome family shares one file: the ids given now are its ids).
+        writing = {target.manifest_path(BROWSERS[b]) for b in browsers}
+        kept = set().union(*(origins_of(target.manifest_path(b), launcher, firefox=b.firefox)
+                             for b in BROWSERS.values() if target.manifest_path(b) not in writing))
+        action = _write_launcher(launcher, python or default_python(), sorted(kept | set(origins)))
         changes.append(Change("", action, "launcher", str(launcher)))
         if target.windows:
-            changes += _install_windows(target, browsers, manifest, default_registry(registry))
+            changes += _install_windows(target, browsers, manifests, default_registry(registry))
         else:
             for key in browsers:
                 path = target.manifest_path(BROWSERS[key])
                 note = _previous_owner(path, launcher)
+                manifest = manifests[BROWSERS[key].firefox]
                 changes.append(Change(key, write_manifest(path, manifest), "manifest", str(path), note))
     except PermissionError as exc:
         raise InstallError(f"no permission to write {exc.filename}"
@@ -74,8 +74,8 @@ def install(target: Target, browsers: list[str], extension_ids: list[str], *, ke
 
 
 def _allowed_now(target: Target) -> set[str]:
-    paths = [target.windows_manifest_path] if target.windows else [target.manifest_path(b) for b in BROWSERS.values()]
-    return set().union(*(origins_of(p, target.launcher_path) for p in paths))
+    return set().union(*(origins_of(target.manifest_path(b), target.launcher_path, firefox=b.firefox)
+                         for b in BROWSERS.values()))
 
 
 def _write_launcher(launcher: Path, python: str, origins: list[str]) -> str:
@@ -85,12 +85,14 @@ def _write_launcher(launcher: Path, python: str, origins: list[str]) -> str:
         raise InstallError(str(exc)) from None
 
 
-def _install_windows(target: Target, browsers: list[str], manifest: dict, reg: Registry) -> list[Change]:
-    if not browsers:
-        return []
-    path = target.windows_manifest_path
-    changes = [Change("", write_manifest(path, manifest), "manifest", str(path))]
+def _install_windows(target: Target, browsers: list[str], manifests: dict[bool, dict],
+                     reg: Registry) -> list[Change]:
+    changes = []
+    for firefox, manifest in sorted(manifests.items()):
+        path = target.manifest_path(next(BROWSERS[b] for b in browsers if BROWSERS[b].firefox == firefox))
+        changes.append(Change("firefox" if firefox else "", write_manifest(path, manifest), "manifest", str(path)))
     for who, key in _keys_of(target, browsers):
+        path = target.manifest_path(BROWSERS[who.split(", ")[0]])
         where = f"{target.registry_hive}\\{key}"
         previous = reg.get_default(target.registry_hive, key)
         if previous == str(path):
@@ -110,7 +112,8 @@ def uninstall(target: Target, browsers: list[str], *, registry: Registry | None 
             changes, still_used = _uninstall_windows(target, browsers, default_registry(registry))
         else:
             changes = [_remove_manifest(key, target.manifest_path(BROWSERS[key]), launcher) for key in browsers]
-            still_used = [b for b in BROWSERS if origins_of(target.manifest_path(BROWSERS[b]), launcher)]
+            still_used = [k for k, b in BROWSERS.items()
+                          if origins_of(target.manifest_path(b), launcher, firefox=b.firefox)]
         changes += _retire_launcher(target, still_used)
     except PermissionError as exc:
         raise InstallError(f"no permission to remove {exc.filename}"
@@ -134,10 +137,10 @@ def _remove_manifest(key: str, path: Path, launcher: Path) -> Change:
 
 
 def _uninstall_windows(target: Target, browsers: list[str], reg: Registry) -> tuple[list[Change], list[str]]:
-    path = str(target.windows_manifest_path)
     hive = target.registry_hive
     changes = []
     for who, key in _keys_of(target, browsers):
+        path = str(target.manifest_path(BROWSERS[who.split(", ")[0]]))
         where = f"{hive}\\{key}"
         value = reg.get_default(hive, key)
         sharers = [BROWSERS[b].label for b in BROWSERS
@@ -152,10 +155,14 @@ def _uninstall_windows(target: Target, browsers: list[str], reg: Registry) -> tu
         else:
             reg.delete_key(hive, key)
             changes.append(Change(who, "removed", "registry", where))
-    still_used = [b for b in BROWSERS
-                  if any(reg.get_default(hive, k) == path for k in target.registry_keys(BROWSERS[b]))]
-    if not still_used:
-        changes.append(_remove_manifest("", Path(path), target.launcher_path))
+    still_used = [k for k, b in BROWSERS.items()
+                  if any(reg.get_default(hive, key) == str(target.manifest_path(b)) for key in target.registry_keys(b))]
+    # Each manifest file (the Chrome family's shared one, Firefox's) goes once no key names it.
+    for path in dict.fromkeys(target.manifest_path(b) for b in BROWSERS.values()):
+        if not any(target.manifest_path(BROWSERS[b]) == path for b in still_used):
+            who = "firefox" if path != target.windows_manifest_path else ""
+            if path.exists() or who == "":
+                changes.append(_remove_manifest(who, path, target.launcher_path))
     return changes, still_used
 
 

@@ -62,10 +62,17 @@ class Target:
         """The browser's default user data dir: its existence means the browser is in use here."""
         p = self.platform
         if p.os == "linux":
-            return Path(p.env.get("XDG_CONFIG_HOME") or p.home / ".config") / browser.linux_profile
+            base = p.home if browser.firefox else Path(p.env.get("XDG_CONFIG_HOME") or p.home / ".config")
+            return base / browser.linux_profile
         if p.os == "darwin":
-            return p.home / "Library" / "Application Support" / browser.mac_profile
+            return self._mac_support / browser.mac_profile
+        if browser.firefox:
+            return Path(p.env.get("APPDATA") or p.home / "AppData" / "Roaming") / browser.windows_profile
         return Path(p.env.get("LOCALAPPDATA") or p.home / "AppData" / "Local") / browser.windows_profile
+
+    @property
+    def _mac_support(self) -> Path:
+        return self.platform.home / "Library" / "Application Support"
 
     def browser_installed(self, browser: Browser) -> bool:
         """The browser is installed here, even if never run (its command on PATH, its app)."""
@@ -83,7 +90,10 @@ class Target:
         the registry keys name it."""
         p = self.platform
         if self.windows:
-            return self.windows_manifest_path
+            return self.windows_manifest(browser)
+        if not self.system and browser.firefox:
+            hosts = p.home / browser.linux_user_hosts if p.os == "linux" else self._mac_support / browser.mac_user_hosts
+            return hosts / MANIFEST_FILE
         if not self.system:
             return self.profile_dir(browser) / "NativeMessagingHosts" / MANIFEST_FILE
         system_dir = browser.linux_system_dir if p.os == "linux" else browser.mac_system_dir
@@ -91,7 +101,14 @@ class Target:
 
     @property
     def windows_manifest_path(self) -> Path:
+        """The one manifest the Chrome family's registry keys name."""
         return self.whiteboard_dir / "NativeMessagingHosts" / MANIFEST_FILE
+
+    def windows_manifest(self, browser: Browser) -> Path:
+        """Firefox's manifest names callers differently, so it is a file of its own."""
+        if browser.firefox:
+            return self.whiteboard_dir / "NativeMessagingHosts" / "firefox" / MANIFEST_FILE
+        return self.windows_manifest_path
 
     def registry_keys(self, browser: Browser) -> list[str]:
         return [windows_host_key(vendor, HOST_NAME) for vendor in browser.windows_keys]

@@ -1,8 +1,9 @@
 """Start the host the way a browser does and ping it over real pipes.
 
-Like Chrome: the manifest's path is executed directly, with the caller's origin as
-argv[1] and the launcher's directory as the working directory; one framed `ping` goes
-in, one framed reply must come back.
+Like the browser: the manifest's path is executed directly, with the caller's origin as
+argv[1] (Chrome) or the manifest's path and the add-on id as argv[1] and argv[2] (Firefox),
+and the launcher's directory as the working directory; one framed `ping` goes in, one
+framed reply must come back.
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ class PingResult:
     refused: bool = False  # the host answered, but refused this origin
 
 
-def ping_through(path: Path, origin: str, timeout: float = 10.0) -> PingResult:
+def ping_through(path: Path, origin: str, timeout: float = 10.0, *, firefox_manifest: Path | None = None
+                 ) -> PingResult:
     started = time.monotonic()
+    args = [str(firefox_manifest), origin] if firefox_manifest is not None else [origin]
     try:
         # Own process group, so a hung host and anything it started can be killed together.
-        proc = subprocess.Popen([str(path), origin], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        proc = subprocess.Popen([str(path), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, cwd=str(path.parent), start_new_session=os.name != "nt")
     except OSError as exc:
         return PingResult(False, f"could not start it: {exc.strerror or exc}")

@@ -19,7 +19,7 @@ from typing import NoReturn
 from ..config import HostConfig
 from ..protocol.framing import FrameWriter, iter_frames
 from .bootstrap import answer_early
-from .origin import caller_origin
+from .origin import caller_origin, describe_refused
 
 STACK_CLOSE_WAIT = 1.0  # seconds; Chrome kills the host 2 s after closing the port
 log = logging.getLogger("whiteboard")
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     origin = caller_origin(argv)
     allowed = origin in config.allowed_origins
     if not allowed:
-        log.error("refusing caller %r: not an allowed origin", origin)
+        log.error("%s", describe_refused(argv))
 
     loader = StackLoader(config, allowed, frames_in, writer)
     stop = threading.Event()
