@@ -17,9 +17,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..memory.inject import strip_blocks
-from ..memory.recall import count_use, note_message, recall_for_send, send_memories
+from ..memory.recall import count_use, draft_query, forget_draft, note_message, recall_for_send, send_memories
 from ..memory.sites import site_of_key
-from ..privacy import redact
+from ..privacy import REDACTED, redact
 from ..protocol.errors import BadRequest, WhiteboardError
 from ..protocol.messages import chat
 from . import action
@@ -57,17 +57,20 @@ def memory_on(app, key: str) -> bool:
         return False
 
 
-def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> list[Block]:
+def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block], str | None]:
     """Long-term memories for this send (design §5), the pinned ones first: none unless the
     tab's site opted in and the user did not leave them out of this send; within the `room`
-    left in the budget (recalled ones go first when it is short). Never fails the send."""
+    left in the budget (recalled ones go first when it is short); and recall's note (why
+    full text only). Never fails the send. The tab's draft vector (chat.draft) goes."""
     site = memory_site(req.key)
     if not req.memories or site is None:
-        return []
-    result = recall_for_send(app, site, req.draft, room)
+        forget_draft(app, req.key)
+        return [], None
+    result = recall_for_send(app, site, req.draft, room, key=req.key)
+    forget_draft(app, req.key)
     if not result.block:
-        return []
-    return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))]
+        return [], result.note
+    return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))], result.note
 
 
 def _fence(header: str, body: str) -> str:
@@ -162,19 +165,22 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         if block is not None:
             blocks.append(block)
             remaining -= app.tokens.count(block.text)
-    blocks.extend(memory_parts(app, req, remaining))
+    memory_blocks, memory_note = memory_parts(app, req, remaining)
+    blocks.extend(memory_blocks)
 
     if req.answer_by is not None and time.time() > req.answer_by:
         # The draft already went as typed (it is recorded: it was sent); the selections wait.
         with app.sessions.lock:
             session.pending_selections[:0] = pending
         return chat.ChatPrepareSendReply(text=draft, injected=False, parts=[], count=count,
-                                         redacted=filtered.count, late=True, memory_on=memory_on(app, req.key))
+                                         redacted=filtered.count, late=True, memory_on=memory_on(app, req.key),
+                                         memory_note=memory_note)
     count_use(app, [i for b in blocks for i in b.memory_ids])  # only now: these go with the send
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,
-                                     redacted=filtered.count, memory_on=memory_on(app, req.key))
+                                     redacted=filtered.count, memory_on=memory_on(app, req.key),
+                                     memory_note=memory_note)
 
 
 def _same(text: str) -> str:
@@ -223,10 +229,31 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
     if not enabled:
         return chat.ChatPreviewReply(enabled=False, memories=[], block="", tokens=0)
     try:
-        result = send_memories(service, app.tokens, req.draft, service.settings.load().pinned_tokens)
+        result = send_memories(service, app.tokens, req.draft, service.settings.load().pinned_tokens, key=req.key)
     except WhiteboardError as exc:  # the same failure a send would skip over, said here
         return chat.ChatPreviewReply(enabled=True, memories=[], block="", tokens=0, note=exc.message)
     memories = [chat.PreviewMemory(memory_id=m.id, type=m.type, text=m.text, pinned=m.pinned)
                 for m in result.memories]
     return chat.ChatPreviewReply(enabled=True, memories=memories, block=result.block, tokens=result.tokens,
                                  note=result.note)
+
+
+@action(chat.ChatDraft, blocking=True)
+def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
+    """The tab's draft as typing pauses: embedded on the drafts' own thread (memory/drafts.py,
+    capped per tab, in all and in CPU), its vector kept in RAM for this tab's next send.
+    Records nothing: no session message, no log line, nothing on disk."""
+    app = ctx.app
+    if not memory_on(app, req.key):
+        forget_draft(app, req.key)
+        return chat.ChatDraftReply(state="off", memory_on=False)
+    text = draft_query(req.draft)
+    if not text.replace(REDACTED, "").strip():  # the privacy filter took all of it: nothing to embed or keep
+        forget_draft(app, req.key)
+        return chat.ChatDraftReply(state="empty", memory_on=True)
+    service = app.memory
+    meanings = service.meanings
+    embedder = meanings.embedder if meanings is not None else None
+    if embedder is None or not service.ready() or not len(meanings.vectors):
+        return chat.ChatDraftReply(state="off", memory_on=True)  # recall would not compare meanings
+    return chat.ChatDraftReply(state=meanings.drafts.offer(req.key, text, embedder.model_id), memory_on=True)

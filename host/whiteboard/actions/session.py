@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Collection
 
+from ..memory.recall import forget_draft
 from ..privacy import redact
 from ..protocol.errors import NotFound
 from ..protocol.messages import core
@@ -83,11 +84,13 @@ def session_get(req: core.SessionGet, ctx) -> core.SessionGetReply:
 
 @action(core.SessionClear)
 def session_clear(req: core.SessionClear, ctx) -> core.SessionClearReply:
+    forget_draft(ctx.app, req.key)  # the tab closed or left its site: its draft's vector goes too
     return core.SessionClearReply(cleared=ctx.app.sessions.clear(req.key))
 
 
 @action(core.SessionClearAll)
 def session_clear_all(req: core.SessionClearAll, ctx) -> core.SessionClearAllReply:
+    forget_draft(ctx.app)
     return core.SessionClearAllReply(cleared=ctx.app.sessions.clear_all())
 
 

@@ -27,6 +27,7 @@ from typing import Callable
 
 import numpy as np
 
+from .drafts import DraftVectors
 from .errors import EmbedFailed
 from .model import Damaged
 
@@ -188,6 +189,7 @@ class MeaningIndexer:
         self._query_running: Future | None = None
         self._last_query: tuple[str, str, np.ndarray] | None = None  # (model id, draft, vector)
         self._query_seconds = 0.0  # a running average of how long a draft takes to embed
+        self.drafts = DraftVectors(self._embed_draft)  # drafts embedded while the user types (chat.draft)
 
     # ---- the background thread ----------------------------------------------------------
 
@@ -205,6 +207,7 @@ class MeaningIndexer:
         """The vault was (re)opened: read the stored vectors again."""
         self.vectors.clear()
         self.damaged.clear()
+        self.drafts.clear()
         self._stored_loaded = False
         self._stopped = False
         self.wake()
@@ -212,6 +215,7 @@ class MeaningIndexer:
     def stop(self) -> None:
         """The service is closing: finish the current batch and stop (a reopen restarts)."""
         self._stopped = True
+        self.drafts.clear()
         self._wake.set()
 
     def _loop(self) -> None:
@@ -327,22 +331,32 @@ class MeaningIndexer:
 
     # ---- the send path ------------------------------------------------------------------
 
-    def begin_query(self, text: str) -> Callable[[], tuple[np.ndarray | None, str | None]]:
+    def begin_query(self, text: str, key: str | None = None) -> Callable[[], tuple[np.ndarray | None, str | None]]:
         """Start embedding the draft now; the returned call gives its vector within what is
         left of the model's deadline, or (None, why). Recall runs full text meanwhile, so the
-        deadline covers both. The last draft's vector is kept (RAM only): the same draft sent
-        again after a preview, or after its embedding ran late, needs no second wait."""
+        deadline covers both. A draft the tab (`key`) sent while the user typed (chat.draft,
+        drafts.py) is ready already, or being embedded (waited for within the deadline), or
+        a small edit of one embedded (its vector reused). The last draft's vector is kept
+        too (RAM only): the same draft sent again after a preview, or after its embedding
+        ran late, needs no second wait."""
         embedder = self.embedder
         if embedder is None or not len(self.vectors):
             return lambda: (None, None)
+        deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
+        started = time.monotonic()
+        if key is not None:
+            typed = self.drafts.lookup(key, text, embedder.model_id)
+            if typed.vector is not None:
+                return lambda: (typed.vector, None)
+            if typed.running is not None:
+                return lambda: self._typed_vector(key, text, embedder.model_id, typed.running,
+                                                  max(0.0, deadline - (time.monotonic() - started)))
         last = self._last_query
         if last is not None and last[0] == embedder.model_id and last[1] == text:
             return lambda: (last[2], None)
         running = self._query_running
         if running is not None and not running.done():
             return lambda: (None, "the previous draft is still being embedded; used full text")
-        deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
-        started = time.monotonic()
         self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
         # When drafts have lately taken far over the deadline (a busy machine), do not wait
         # at all: the vector still arrives, for this draft sent again, and for the average.
@@ -362,6 +376,21 @@ class MeaningIndexer:
                 return None, f"semantic search unavailable, used full text ({type(exc).__name__})"
 
         return finish
+
+    def _typed_vector(self, key: str, text: str, model_id: str, done: threading.Event,
+                      left: float) -> tuple[np.ndarray | None, str | None]:
+        if done.wait(left):
+            vector = self.drafts.lookup(key, text, model_id).vector
+            if vector is not None:
+                return vector, None
+        return None, "the draft was still being embedded at Enter; used full text"
+
+    def _embed_draft(self, text: str) -> tuple[str, np.ndarray]:
+        """A draft sent while the user types, on the drafts' own thread (drafts.py)."""
+        embedder = self.embedder
+        if embedder is None:
+            raise EmbedFailed("no embedding model")
+        return embedder.model_id, ranking_space(embedder, embedder.embed_queries([text]))[0]
 
     def _embed_query(self, embedder, text: str) -> np.ndarray:
         started = time.monotonic()
