@@ -16,10 +16,13 @@
     await W.page.ready;
     await capture.sync(left(deadline)); // the turns shown before this send come first
     // answer_by: past it the draft goes unchanged, so a late host must not use up selections.
-    return W.host.request({ type: "chat.prepare_send", site: W.page.hostname, draft,
-                            conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget, memories,
-                            answer_by: (Date.now() + left(deadline)) / 1000 },
-                          { timeoutMs: left(deadline) });
+    const reply = await W.host.request({ type: "chat.prepare_send", site: W.page.hostname, draft,
+                                         conversation_new: adapter.conversationIsNew(),
+                                         budget: W.page.settings.budget, memories,
+                                         answer_by: (Date.now() + left(deadline)) / 1000 },
+                                       { timeoutMs: left(deadline) });
+    W.memoryPreview?.afterSend(reply); // the memory chip says when recall used words only
+    return reply;
   }
 
   new W.SendInterceptor(adapter, prepare).install();
