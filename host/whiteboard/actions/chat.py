@@ -64,10 +64,10 @@ def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block]
     full text only). Never fails the send. The tab's draft vector (chat.draft) goes."""
     site = memory_site(req.key)
     if not req.memories or site is None:
-        forget_draft(app, req.key)
+        forget_draft(app, req.key, sent=True)
         return [], None
     result = recall_for_send(app, site, req.draft, room, key=req.key)
-    forget_draft(app, req.key)
+    forget_draft(app, req.key, sent=True)
     if not result.block:
         return [], result.note
     return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))], result.note

@@ -161,7 +161,8 @@ def meanings(service) -> dict:
         return {"state": "off", "indexed": 0, "total": len(service.index), "model": None,
                 "reason": "no embedding model in this process"}
     p = service.meanings.progress()
-    return {"state": p.state, "indexed": p.indexed, "total": p.total, "model": p.model, "reason": p.reason}
+    return {"state": p.state, "indexed": p.indexed, "total": p.total, "model": p.model, "reason": p.reason,
+            "drafts": sum(service.meanings.drafts.counts())}
 
 
 @action(msg.SiteSettingsRequest, blocking=True)

@@ -28,12 +28,13 @@ IDLE_SECONDS = 60.0
 MAX_TABS = 32  # tabs with a vector kept
 MAX_PENDING = 8  # tabs with a draft waiting to be embedded, in all
 CPU_SHARE = 0.25  # of one core, at most, for embedding drafts ahead of Enter
-# A draft edited after its vector was made reuses that vector when the edit is small: one
-# changed stretch of at most SMALL_EDIT_CHARS characters, in a draft at least
-# SMALL_EDIT_MIN_CHARS long (a word or two added or fixed at the end or inside). Chosen on
-# the paraphrase sets (tests/bench/bench_draft.py; docs/memory.md has the figures).
+# A draft edited after its vector was made may reuse that vector when the edit is small: one
+# changed stretch of at most SMALL_EDIT_CHARS characters and at most a quarter of the draft.
 SMALL_EDIT_CHARS = 12
-SMALL_EDIT_MIN_CHARS = 40
+# A draft that arrives within this long after its tab's send is an earlier one overtaken by
+# the send (chat.draft runs on the worker pool, the send may be answered first): not kept.
+SENT_GRACE_SECONDS = 2.0
+SMALL_EDIT_SHARE = 0.25
 
 
 @dataclass
@@ -65,7 +66,8 @@ def changed_chars(old: str, new: str) -> int:
 
 
 def small_edit(old: str, new: str) -> bool:
-    return len(new) >= SMALL_EDIT_MIN_CHARS and changed_chars(old, new) <= SMALL_EDIT_CHARS
+    changed = changed_chars(old, new)
+    return changed <= SMALL_EDIT_CHARS and changed <= SMALL_EDIT_SHARE * len(new)
 
 
 class DraftVectors:
@@ -80,6 +82,7 @@ class DraftVectors:
         self._pending: OrderedDict[str, str] = OrderedDict()  # key -> latest draft, oldest offer first
         self._running: tuple[str, str, threading.Event] | None = None  # (key, text, done)
         self._running_dropped = False  # its tab sent or closed meanwhile: its vector is not kept
+        self._sent_at: dict[str, float] = {}  # key -> when its tab last sent (within SENT_GRACE_SECONDS)
         self._rest_until = 0.0
         self._thread: threading.Thread | None = None
         self.cpu_seconds = 0.0  # spent embedding drafts, for the bench and the cap's test
@@ -87,11 +90,14 @@ class DraftVectors:
     # ---- from the actions -----------------------------------------------------------
 
     def offer(self, key: str, text: str, model_id: str) -> str:
-        """The tab's latest draft: "ready" (its vector is here), "queued", or "busy" (too
-        many tabs waiting; nothing kept). A newer draft replaces the tab's waiting one."""
+        """The tab's latest draft: "ready" (its vector is here), "queued", "busy" (too many
+        tabs waiting; nothing kept) or "sent" (the tab sent a moment ago: an earlier draft
+        arriving late; nothing kept). A newer draft replaces the tab's waiting one."""
         with self._lock:
             now = self._clock()
             self._expire(now)
+            if now < self._sent_at.get(key, -1.0) + SENT_GRACE_SECONDS:
+                return "sent"
             held = self._ready.get(key)
             if held is not None and held.text == text and held.model_id == model_id:
                 held.used = now
@@ -130,10 +136,12 @@ class DraftVectors:
                 return Lookup(held.vector, reused=True)
             return Lookup()
 
-    def drop(self, key: str) -> None:
-        """The tab sent, closed or left its site: forget its draft and vector (one being
-        embedded now is not kept)."""
+    def drop(self, key: str, sent: bool = False) -> None:
+        """The tab sent (`sent`), closed or left its site: forget its draft and vector (one
+        being embedded now is not kept, nor one arriving just after a send)."""
         with self._lock:
+            if sent:
+                self._sent_at[key] = self._clock()
             self._ready.pop(key, None)
             self._pending.pop(key, None)
             if self._running is not None and self._running[0] == key:
@@ -160,6 +168,8 @@ class DraftVectors:
     def _expire(self, now: float) -> None:
         for key in [k for k, v in self._ready.items() if now - v.used > IDLE_SECONDS]:
             del self._ready[key]
+        if self._sent_at:
+            self._sent_at = {k: t for k, t in self._sent_at.items() if now < t + SENT_GRACE_SECONDS}
 
     def _next(self) -> tuple[str, str, threading.Event] | None:
         """The oldest waiting draft once the rest is over; None to stop (nothing left to

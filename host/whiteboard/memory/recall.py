@@ -215,16 +215,16 @@ def count_use(app, memory_ids: list[str]) -> None:
         app.memory.usage.record(memory_ids)
 
 
-def forget_draft(app, key: str | None = None) -> None:
-    """Drop the vector of the tab's draft (every tab's when `key` is None): it was sent, or
-    the tab closed or left its site. Never opens the memory service for it."""
+def forget_draft(app, key: str | None = None, sent: bool = False) -> None:
+    """Drop the vector of the tab's draft (every tab's when `key` is None): it was `sent`,
+    or the tab closed or left its site. Never opens the memory service for it."""
     service = app.__dict__.get("_memory_service")
     meanings = getattr(service, "meanings", None)
     if meanings is not None:
         if key is None:
             meanings.drafts.clear()
         else:
-            meanings.drafts.drop(key)
+            meanings.drafts.drop(key, sent)
 
 
 def note_message(app, key: str, site: str) -> None:

@@ -335,8 +335,10 @@ class MeaningIndexer:
         """Start embedding the draft now; the returned call gives its vector within what is
         left of the model's deadline, or (None, why). Recall runs full text meanwhile, so the
         deadline covers both. A draft the tab (`key`) sent while the user typed (chat.draft,
-        drafts.py) is ready already, or being embedded (waited for within the deadline), or
-        a small edit of one embedded (its vector reused). The last draft's vector is kept
+        drafts.py) is ready already, or being embedded (waited for within the deadline); for
+        a small edit of one embedded, this text is embedded within the deadline as usual and
+        the earlier version's vector stands in if that is late (better than full text
+        alone: tests/bench/bench_draft.py). The last draft's vector is kept
         too (RAM only): the same draft sent again after a preview, or after its embedding
         ran late, needs no second wait."""
         embedder = self.embedder
@@ -344,10 +346,12 @@ class MeaningIndexer:
             return lambda: (None, None)
         deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
         started = time.monotonic()
+        earlier = None  # the vector of an earlier version of this draft (a small edit since)
         if key is not None:
             typed = self.drafts.lookup(key, text, embedder.model_id)
-            if typed.vector is not None:
+            if typed.vector is not None and not typed.reused:
                 return lambda: (typed.vector, None)
+            earlier = typed.vector
             if typed.running is not None:
                 return lambda: self._typed_vector(key, text, embedder.model_id, typed.running,
                                                   max(0.0, deadline - (time.monotonic() - started)))
@@ -356,6 +360,8 @@ class MeaningIndexer:
             return lambda: (last[2], None)
         running = self._query_running
         if running is not None and not running.done():
+            if earlier is not None:
+                return lambda: (earlier, None)
             return lambda: (None, "the previous draft is still being embedded; used full text")
         self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
         # When drafts have lately taken far over the deadline (a busy machine), do not wait
@@ -366,16 +372,23 @@ class MeaningIndexer:
             left = 0.0 if skip else max(0.0, deadline - (time.monotonic() - started))
             try:
                 return future.result(timeout=left), None
-            except FutureTimeout:
-                if skip:
-                    return None, f"drafts lately take over {2 * deadline * 1000:.0f} ms to embed; used full text"
-                return None, f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
-            except EmbedFailed as exc:
-                return None, f"semantic search unavailable, used full text: {exc}"
-            except Exception as exc:  # noqa: BLE001 - any model failure means full text for this send
-                return None, f"semantic search unavailable, used full text ({type(exc).__name__})"
+            except Exception as exc:  # noqa: BLE001 - late or failed: an earlier version's vector, else full text
+                if earlier is not None:  # better than full text alone (tests/bench/bench_draft.py)
+                    return earlier, None
+                return None, self._query_note(exc, skip, deadline)
 
         return finish
+
+    @staticmethod
+    def _query_note(exc: Exception, skip: bool, deadline: float) -> str:
+        """Why the send's draft has no vector: its embedding was late, or failed."""
+        if isinstance(exc, FutureTimeout):
+            if skip:
+                return f"drafts lately take over {2 * deadline * 1000:.0f} ms to embed; used full text"
+            return f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
+        if isinstance(exc, EmbedFailed):
+            return f"semantic search unavailable, used full text: {exc}"
+        return f"semantic search unavailable, used full text ({type(exc).__name__})"
 
     def _typed_vector(self, key: str, text: str, model_id: str, done: threading.Event,
                       left: float) -> tuple[np.ndarray | None, str | None]:

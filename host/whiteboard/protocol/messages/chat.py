@@ -117,7 +117,7 @@ class ChatPreviewReply(Reply):
     note: str | None = None
 
 
-DraftState = Literal["queued", "ready", "busy", "off", "empty"]
+DraftState = Literal["queued", "ready", "busy", "sent", "off", "empty"]
 
 
 class ChatDraft(ChatRequest):
@@ -130,7 +130,8 @@ class ChatDraft(ChatRequest):
 
 class ChatDraftReply(Reply):
     # "queued": to be embedded; "ready": embedded already; "busy": too many drafts waiting
-    # (nothing kept); "off": long-term memory off or paused here, or no meanings to compare
+    # (nothing kept); "sent": the tab sent within the last 2 s, this is an earlier draft
+    # overtaken by its send (nothing kept); "off": long-term memory off or paused here, or no meanings to compare
     # with; "empty": nothing left once the privacy filter ran (nothing kept).
     state: DraftState
     memory_on: bool
