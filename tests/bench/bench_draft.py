@@ -309,8 +309,8 @@ def send_typed(page, request: str, fact: str, pause_ms: int, strip_blocks) -> tu
     assert strip_blocks(sent["text"]) == request, sent["text"]
     # The chip says "Last send: memories matched by words only" when the reply had a note.
     page.wait_for_timeout(150)
-    chip = harness.shadow_ui(page, "whiteboard-memory-preview")
-    words_only = bool(chip and "Last send:" in chip["text"])
+    chip = harness.shadow_ui(page, "whiteboard-memory-preview")  # its text stays while hidden: check both
+    words_only = bool(chip and "Last send:" in chip["text"] and harness.ui_visible(page, "whiteboard-memory-preview"))
     page.wait_for_timeout(400)  # as a person's sends are apart at least
     return sent["at"] - enter, not words_only, fact in sent["text"]
 
