@@ -162,7 +162,7 @@ def meanings(service) -> dict:
                 "reason": "no embedding model in this process"}
     p = service.meanings.progress()
     return {"state": p.state, "indexed": p.indexed, "total": p.total, "model": p.model, "reason": p.reason,
-            "drafts": sum(service.meanings.drafts.counts())}
+            "drafts": service.meanings.drafts.counts()[0]}
 
 
 @action(msg.SiteSettingsRequest, blocking=True)

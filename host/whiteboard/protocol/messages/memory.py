@@ -246,7 +246,7 @@ class MeaningsOut(BaseModel):
     total: int
     model: str | None
     reason: str | None  # why it is off, or why the last indexing run failed (retrying)
-    # Tabs whose draft's meaning the host holds in RAM or is about to make (chat.draft).
+    # Tabs whose draft's meaning the host holds ready in RAM (chat.draft).
     drafts: int = 0
 
 
