@@ -28,13 +28,16 @@ IDLE_SECONDS = 60.0
 MAX_TABS = 32  # tabs with a vector kept
 MAX_PENDING = 8  # tabs with a draft waiting to be embedded, in all
 CPU_SHARE = 0.25  # of one core, at most, for embedding drafts ahead of Enter
-# A draft edited after its vector was made may reuse that vector when the edit is small: one
-# changed stretch of at most SMALL_EDIT_CHARS characters and at most a quarter of the draft.
+# A draft edited after its vector was made: that vector stands in for the new text's when
+# this one is not embedded within the send's deadline and the edit is small (one changed
+# stretch of at most SMALL_EDIT_CHARS characters and SMALL_EDIT_SHARE of the draft). Chosen
+# on the paraphrase sets: better than full text alone, worse than the exact vector
+# (tests/bench/bench_draft.py; README has the figures).
 SMALL_EDIT_CHARS = 12
+SMALL_EDIT_SHARE = 0.25
 # A draft that arrives within this long after its tab's send is an earlier one overtaken by
 # the send (chat.draft runs on the worker pool, the send may be answered first): not kept.
 SENT_GRACE_SECONDS = 2.0
-SMALL_EDIT_SHARE = 0.25
 
 
 @dataclass
@@ -141,6 +144,7 @@ class DraftVectors:
         being embedded now is not kept, nor one arriving just after a send)."""
         with self._lock:
             if sent:
+                self._expire(self._clock())  # keeps _sent_at to the last SENT_GRACE_SECONDS
                 self._sent_at[key] = self._clock()
             self._ready.pop(key, None)
             self._pending.pop(key, None)
