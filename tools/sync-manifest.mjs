@@ -18,7 +18,7 @@ const CHAT = "content/chat";
 // The framework's scripts, in load order around the per-site files.
 const BEFORE_SELECTORS = ["selector-registry.js"];
 const BEFORE_ADAPTERS = ["dom-query.js", "structure.js", "roles.js", "editor-input.js", "send-interceptor.js", "turn-capture.js", "adapter-framework.js"];
-const AFTER_ADAPTERS = ["start.js", "handoff.js", "memory-preview.js"];
+const AFTER_ADAPTERS = ["start.js", "handoff.js", "draft-meaning.js", "memory-preview.js"];
 
 // The table as the extension reads it: shared/sites.js run in a context of its own.
 export function loadSites(extensionDir = DEFAULT_EXTENSION) {

@@ -26,6 +26,7 @@ export const CONTENT_SCRIPT_TYPES = {
   "chat.prepare_send": "chat",
   "chat.attach": "chat",
   "chat.preview": "chat",
+  "chat.draft": "chat",
   "ask.start": "tab",
 };
 

@@ -1,5 +1,6 @@
-// Options: the token budget for injected context, which chat sites are handled, and the
-// sites paused from the popup. Stored in chrome.storage.local (no chat content).
+// Options: the token budget for injected context, which chat sites are handled, whether
+// drafts go to the host as typing pauses (recall prepared before Enter), and the sites
+// paused from the popup. Stored in chrome.storage.local (no chat content).
 const settingsStore = globalThis.Whiteboard.settings;
 const { SITES } = globalThis.Whiteboard.sites;
 const $ = (id) => document.getElementById(id);
@@ -8,6 +9,7 @@ function render(settings) {
   $("budget").value = settings.budget;
   $("budget").min = settingsStore.MIN_BUDGET;
   $("budget").max = settingsStore.MAX_BUDGET;
+  $("prepare-recall").checked = settings.prepareRecall;
   $("sites").replaceChildren(...Object.entries(SITES).map(([site, info]) => {
     const label = document.createElement("label");
     label.className = "site";
@@ -42,7 +44,8 @@ $("form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const budget = Number($("budget").value);
   const sites = Object.fromEntries(Object.keys(SITES).map((site) => [site, $("sites").querySelector(`[name="${site}"]`).checked]));
-  const saved = await settingsStore.update((s) => ({ ...s, budget: Math.round(budget), sites }));
+  const prepareRecall = $("prepare-recall").checked;
+  const saved = await settingsStore.update((s) => ({ ...s, budget: Math.round(budget), sites, prepareRecall }));
   render(saved);
   $("saved").textContent = "Saved.";
 });

@@ -12,6 +12,9 @@
     // chat sites whose sends are handled: each site's default from the sites table
     sites: Object.freeze(Object.fromEntries(Object.values(SITES).map((site) => [site.id, site.enabled]))),
     paused: Object.freeze({}), // hostname -> true: Whiteboard does nothing on that site
+    // On a site with long-term memory on, the draft goes to the host as typing pauses, so
+    // its meaning is ready at Enter (chat.draft; design §14).
+    prepareRecall: true,
   });
   const MIN_BUDGET = 100;
   const MAX_BUDGET = 20000;
@@ -23,6 +26,7 @@
       budget,
       sites: { ...DEFAULTS.sites, ...(s.sites && typeof s.sites === "object" ? s.sites : {}) },
       paused: { ...(s.paused && typeof s.paused === "object" ? s.paused : {}) },
+      prepareRecall: typeof s.prepareRecall === "boolean" ? s.prepareRecall : DEFAULTS.prepareRecall,
     };
   }
 

@@ -47,6 +47,18 @@ class App:
 
             open_at_start(self)
 
+    def forget_draft(self, key: str | None = None, sent: bool = False) -> None:
+        """Drop the vector of the tab's draft (chat.draft; every tab's when `key` is None): it
+        was `sent`, or the tab closed or left its site. Never opens the memory service for it,
+        nor loads memory's code (design §1)."""
+        service = self.__dict__.get("_memory_service")
+        meanings = getattr(service, "meanings", None)
+        if meanings is not None:
+            if key is None:
+                meanings.drafts.clear()
+            else:
+                meanings.drafts.drop(key, sent)
+
     def close(self, timeout: float = 1.0) -> None:
         """At exit: write the usage counts still queued. Bounded, because the browser kills
         the host 2 s after it closes the port; nothing else here needs saving."""

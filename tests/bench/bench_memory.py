@@ -358,7 +358,7 @@ class _FixedMeanings:
         self.vectors, self._query_vector, self.embedder = vectors, query_vector, embedder
         self.reason = None
 
-    def begin_query(self, text: str):
+    def begin_query(self, text: str, key: str | None = None):
         return lambda: (self._query_vector, None)
 
 

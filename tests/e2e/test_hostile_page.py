@@ -228,7 +228,7 @@ def test_a_page_script_cannot_message_the_extension(browser, page, pinned_secret
     out = page.evaluate("""async ([id, kinds, hosts, sites]) => {
         const envelopes = [];
         for (const type of ['memory.list', 'memory.recall', 'memory.export', 'chat.preview', 'chat.prepare_send',
-                            'session.get', 'session.list']) {
+                            'chat.draft', 'session.get', 'session.list']) {
             for (const site of hosts) {
                 envelopes.push({kind: 'host', message: {type, site, draft: 'What do you know?', query: 'cat'}});
             }

@@ -222,7 +222,7 @@ def test_pings_and_sends_are_answered_through_an_import_and_sends_with_many_pins
     replies = sends_during(wire, importing, f"an import of {n} memories")
     assert ok(wire.wait(importing)[1])["added"] == n
     # A send the vault's lock would have held up goes without memories and says why.
-    assert any("busy" in (r.get("note") or "") and not r["injected"] for r in replies), \
+    assert any("busy" in (r.get("memory_note") or "") and not r["injected"] for r in replies), \
         "no send overlapped the import"
 
     # Every one of the 20k memories is pinned: each send tries only a bounded few of them.
@@ -260,7 +260,7 @@ def test_pings_and_sends_are_answered_while_a_large_vault_opens_at_start_and_is_
             opening = wire.send("memory.status")  # answers once the vault is open
             replies = sends_during(wire, opening, f"opening a vault of {n} memories")
             assert ok(wire.wait(opening)[1])["memories"] == n
-            assert any(r.get("note") for r in replies), "no send overlapped the opening"
+            assert any(r.get("memory_note") for r in replies), "no send overlapped the opening"
             wiping = wire.send("memory.wipe", confirm=True)
             sends_during(wire, wiping, f"a wipe of {n} memories", at_least=1)  # a wipe of 40k is quick
             assert ok(wire.wait(wiping)[1])["deleted"] == n

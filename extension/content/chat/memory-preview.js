@@ -4,8 +4,10 @@
 // the act). Then the host says which memories a send of this draft would carry
 // (chat.preview records nothing), the chip shows "N memories will be added", the list
 // opens, and a switch leaves them out of the next send only. While the list is open it
-// follows the draft. Everything is shown with textContent: a memory's text can never
-// become markup.
+// follows the draft. After a send whose memories were found by words only (the draft's
+// meaning was not ready, no model), the chip says so and why, until the user types again.
+// It also starts the draft's meaning ahead of Enter (draft-meaning.js; design §14).
+// Everything is shown with textContent: a memory's text can never become markup.
 (() => {
   const W = globalThis.Whiteboard;
   const adapter = W.chat.adapterFor(location.hostname);
@@ -35,6 +37,7 @@
   let leaveOut = false;
   let timer = null;
   let asked = 0; // the newest preview request; older answers are dropped
+  let lastSend = null; // why the last send's memories were found by words only, until the user types
 
   let ui = null; // mounted the first time a chip is shown
   const chip = el("button", { type: "button", class: "chip", onclick: toggleCard });
@@ -61,6 +64,7 @@
   }
 
   function chipText() {
+    if (lastSend) return lastSend;
     if (leaveOut) return "Memories left out of the next send";
     if (!shown) return ASK_TEXT;
     const n = shown.length;
@@ -69,7 +73,7 @@
   }
 
   function render() {
-    if (!optedIn || !W.page.chatEnabled || !currentDraft()) return hide();
+    if (!optedIn || !W.page.chatEnabled || (!currentDraft() && !lastSend)) return hide();
     chip.textContent = chipText();
     chip.classList.toggle("off", leaveOut);
     list.replaceChildren(...(shown || []).map((m) => el("li", {},
@@ -105,6 +109,7 @@
   // Typing: once it pauses, the chip follows the draft and an open list asks again. The
   // pause also lets a send's own editor changes settle before the chip comes back.
   function onDraftChange() {
+    lastSend = null;
     clearTimeout(timer);
     asked += 1;
     timer = setTimeout(() => {
@@ -126,6 +131,23 @@
   });
   addEventListener("input", (e) => { if (optedIn && adapter.editorFrom(e.target)) onDraftChange(); }, true);
 
+  const draftMeaning = new W.DraftMeaning(adapter, {
+    readDraft: () => {
+      const editor = adapter.findEditor();
+      return editor ? readText(editor) : ""; // as the send reads it: the host keys the vector by it
+    },
+    allowed: () => optedIn && W.page.chatEnabled && W.page.settings.prepareRecall,
+    send: (draft) => W.host.request({ type: "chat.draft", site: W.page.hostname, draft }, { timeoutMs: 2000 }),
+  });
+  draftMeaning.install();
+
+  // The host's note on a send's memories (chat.prepare_send `memory_note`), in plain words.
+  function sendNote(note) {
+    const why = note.replace(/;? *used full text:? */, "").replace(/^semantic search unavailable,? */, "");
+    return /full text/.test(note) ? `Last send: memories matched by words only${why ? ` (${why})` : ""}`
+      : `Last send: ${note}`;
+  }
+
   W.memoryPreview = Object.freeze({
     // For the send about to be prepared: whether memories go with it. The switch applies
     // to this one send, so it is reset, and the chip goes until the next draft.
@@ -135,8 +157,16 @@
       skip.checked = false;
       clearTimeout(timer);
       asked += 1;
+      lastSend = null;
+      draftMeaning.sent();
       hide();
       return include;
+    },
+    // The host's reply to the send: say when its memories were found by words only, and why.
+    afterSend(reply) {
+      if (!reply || !reply.ok || !reply.memory_note || !optedIn) return;
+      lastSend = sendNote(reply.memory_note);
+      render();
     },
   });
 })();

@@ -21,6 +21,7 @@
                                    memories, answer_by: (Date.now() + left(deadline)) / 1000 },
                                  { timeoutMs: left(deadline) });
     adapter.noteSend(); // while the host works (off the send's path); the draft is still in
+    reply.then((answer) => W.memoryPreview?.afterSend(answer)); // the chip says when recall used words only
     return reply;
   }
 

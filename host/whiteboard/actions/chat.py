@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..memory.recall.inject import strip_blocks
-from ..privacy import redact
+from ..privacy import REDACTED, redact
 from ..protocol.errors import BadRequest, WhiteboardError
 from ..protocol.messages import chat
 from ..sites import site_of_key
@@ -78,14 +78,17 @@ def note_turn(app, key: str) -> None:
 def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block], str | None]:
     """Long-term memories for this send (design §5), the pinned ones first: none unless the
     tab's site opted in and the user did not leave them out of this send; within the `room`
-    left in the budget (recalled ones go first when it is short); and recall's note. Never
-    fails the send, nor holds it up behind the vault (recall.memory_turn)."""
+    left in the budget (recalled ones go first when it is short); and recall's note (why
+    full text only, or none). Never fails the send, nor holds it up behind the vault
+    (recall.memory_turn). The tab's draft vector (chat.draft) goes."""
     site = memory_site(req.key)
     if not req.memories or site is None or not memory_wanted(app, site):
+        app.forget_draft(req.key, sent=True)
         return [], None
     from ..memory.recall.recall import recall_for_send
 
-    result = recall_for_send(app, site, req.draft, room)
+    result = recall_for_send(app, site, req.draft, room, key=req.key)
+    app.forget_draft(req.key, sent=True)
     if not result.block:
         return [], result.note
     return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))], result.note
@@ -183,7 +186,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         if block is not None:
             blocks.append(block)
             remaining -= app.tokens.count(block.text)
-    memory_blocks, note = memory_parts(app, req, remaining)
+    memory_blocks, memory_note = memory_parts(app, req, remaining)
     blocks.extend(memory_blocks)
 
     if req.answer_by is not None and time.time() > req.answer_by:
@@ -192,7 +195,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
             session.pending_selections[:0] = pending
         return chat.ChatPrepareSendReply(text=draft, injected=False, parts=[], count=count,
                                          redacted=filtered.count, late=True, memory_on=memory_on(app, req.key),
-                                         note=note)
+                                         memory_note=memory_note)
     used = [i for b in blocks for i in b.memory_ids]
     if used:  # only now: these go with the send
         from ..memory.recall.recall import count_use
@@ -201,7 +204,8 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,
-                                     redacted=filtered.count, memory_on=memory_on(app, req.key), note=note)
+                                     redacted=filtered.count, memory_on=memory_on(app, req.key),
+                                     memory_note=memory_note)
 
 
 def _same(text: str) -> str:
@@ -254,10 +258,33 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
     try:
         pinned_cap = service.settings.load().pinned_tokens
         with memory_turn(service):  # busy for a send is busy for its preview: say so, as it is
-            result = send_memories(service, app.tokens, req.draft, pinned_cap)
+            result = send_memories(service, app.tokens, req.draft, pinned_cap, key=req.key)
     except WhiteboardError as exc:  # the same failure a send would skip over, said here
         return chat.ChatPreviewReply(enabled=True, memories=[], block="", tokens=0, note=exc.message)
     memories = [chat.PreviewMemory(memory_id=m.id, type=m.type, text=m.text, pinned=m.pinned)
                 for m in result.memories]
     return chat.ChatPreviewReply(enabled=True, memories=memories, block=result.block, tokens=result.tokens,
                                  note=result.note)
+
+
+@action(chat.ChatDraft, blocking=True)
+def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
+    """The tab's draft as typing pauses: embedded on the drafts' own thread (memory/drafts.py,
+    capped per tab, in all and in CPU), its vector kept in RAM for this tab's next send.
+    Records nothing: no session message, no log line, nothing on disk."""
+    app = ctx.app
+    if not memory_on(app, req.key):
+        app.forget_draft(req.key)
+        return chat.ChatDraftReply(state="off", memory_on=False)
+    from ..memory.recall.recall import draft_query
+
+    text = draft_query(req.draft)
+    if not text.replace(REDACTED, "").strip():  # the privacy filter took all of it: nothing to embed or keep
+        app.forget_draft(req.key)
+        return chat.ChatDraftReply(state="empty", memory_on=True)
+    service = app.memory
+    meanings = service.meanings
+    embedder = meanings.embedder if meanings is not None else None
+    if embedder is None or not service.ready() or not len(meanings.vectors):
+        return chat.ChatDraftReply(state="off", memory_on=True)  # recall would not compare meanings
+    return chat.ChatDraftReply(state=meanings.drafts.offer(req.key, text, embedder.model_id), memory_on=True)

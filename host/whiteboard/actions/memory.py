@@ -174,7 +174,8 @@ def meanings(service) -> dict:
                 "reason": "no embedding model in this process"}
     p = service.meanings.progress()
     return {"state": p.state, "indexed": p.indexed, "total": p.total, "model": p.model, "reason": p.reason,
-            "set_aside": p.set_aside}
+            "set_aside": p.set_aside,
+            "drafts": service.meanings.drafts.counts()[0]}
 
 
 @action(msg.SiteSettingsRequest, blocking=True)

@@ -83,11 +83,13 @@ def session_get(req: core.SessionGet, ctx) -> core.SessionGetReply:
 
 @action(core.SessionClear)
 def session_clear(req: core.SessionClear, ctx) -> core.SessionClearReply:
+    ctx.app.forget_draft(req.key)  # the tab closed or left its site: its draft's vector goes too
     return core.SessionClearReply(cleared=ctx.app.sessions.clear(req.key))
 
 
 @action(core.SessionClearAll)
 def session_clear_all(req: core.SessionClearAll, ctx) -> core.SessionClearAllReply:
+    ctx.app.forget_draft()
     return core.SessionClearAllReply(cleared=ctx.app.sessions.clear_all())
 
 

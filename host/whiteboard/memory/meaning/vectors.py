@@ -37,6 +37,7 @@ import numpy as np
 
 from ..errors import EmbedFailed
 from ..model import Damaged
+from .drafts import DraftVectors
 
 log = logging.getLogger("whiteboard.memory.meaning.vectors")
 BATCH = 16  # memories per embedding call and per vault transaction
@@ -216,6 +217,7 @@ class MeaningIndexer:
         self._query_running: Future | None = None
         self._last_query: tuple[str, str, np.ndarray] | None = None  # (model id, draft, vector)
         self._query_seconds = 0.0  # a running average of how long a draft takes to embed
+        self.drafts = DraftVectors(self._embed_draft)  # drafts embedded while the user types (chat.draft)
 
     # ---- the background thread ----------------------------------------------------------
 
@@ -234,6 +236,7 @@ class MeaningIndexer:
         self.vectors.clear()
         self.damaged.clear()
         self.set_aside.clear()
+        self.drafts.clear()
         self._stored_loaded = False
         self._stopped = False
         self.wake()
@@ -241,6 +244,7 @@ class MeaningIndexer:
     def stop(self) -> None:
         """The service is closing: finish the current batch and stop (a reopen restarts)."""
         self._stopped = True
+        self.drafts.clear()
         self._wake.set()
 
     def _loop(self) -> None:
@@ -455,22 +459,38 @@ class MeaningIndexer:
 
     # ---- the send path ------------------------------------------------------------------
 
-    def begin_query(self, text: str) -> Callable[[], tuple[np.ndarray | None, str | None]]:
+    def begin_query(self, text: str, key: str | None = None) -> Callable[[], tuple[np.ndarray | None, str | None]]:
         """Start embedding the draft now; the returned call gives its vector within what is
         left of the model's deadline, or (None, why). Recall runs full text meanwhile, so the
-        deadline covers both. The last draft's vector is kept (RAM only): the same draft sent
-        again after a preview, or after its embedding ran late, needs no second wait."""
+        deadline covers both. A draft the tab (`key`) sent while the user typed (chat.draft,
+        drafts.py) is ready already, or being embedded (waited for within the deadline); for
+        a small edit of one embedded, this text is embedded within the deadline as usual and
+        the earlier version's vector stands in if that is late (better than full text
+        alone: tests/bench/bench_draft.py). The last draft's vector is kept
+        too (RAM only): the same draft sent again after a preview, or after its embedding
+        ran late, needs no second wait."""
         embedder = self.embedder
         if embedder is None or not len(self.vectors):
             return lambda: (None, None)
+        deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
+        started = time.monotonic()
+        earlier = None  # the vector of an earlier version of this draft (a small edit since)
+        if key is not None:
+            typed = self.drafts.lookup(key, text, embedder.model_id)
+            if typed.vector is not None and not typed.reused:
+                return lambda: (typed.vector, None)
+            earlier = typed.vector
+            if typed.running is not None:
+                return lambda: self._typed_vector(key, text, embedder.model_id, typed.running,
+                                                  max(0.0, deadline - (time.monotonic() - started)))
         last = self._last_query
         if last is not None and last[0] == embedder.model_id and last[1] == text:
             return lambda: (last[2], None)
         running = self._query_running
         if running is not None and not running.done():
+            if earlier is not None:
+                return lambda: (earlier, None)
             return lambda: (None, "the previous draft is still being embedded; used full text")
-        deadline = getattr(embedder, "query_deadline", LOCAL_QUERY_DEADLINE)
-        started = time.monotonic()
         self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
         # When drafts have lately taken far over the deadline (a busy machine), do not wait
         # at all: the vector still arrives, for this draft sent again, and for the average.
@@ -480,16 +500,38 @@ class MeaningIndexer:
             left = 0.0 if skip else max(0.0, deadline - (time.monotonic() - started))
             try:
                 return future.result(timeout=left), None
-            except FutureTimeout:
-                if skip:
-                    return None, f"drafts lately take over {2 * deadline * 1000:.0f} ms to embed; used full text"
-                return None, f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
-            except EmbedFailed as exc:
-                return None, f"semantic search unavailable, used full text: {exc}"
-            except Exception as exc:  # noqa: BLE001 - any model failure means full text for this send
-                return None, f"semantic search unavailable, used full text ({type(exc).__name__})"
+            except Exception as exc:  # noqa: BLE001 - late or failed: an earlier version's vector, else full text
+                if earlier is not None:  # better than full text alone (tests/bench/bench_draft.py)
+                    return earlier, None
+                return None, self._query_note(exc, skip, deadline)
 
         return finish
+
+    @staticmethod
+    def _query_note(exc: Exception, skip: bool, deadline: float) -> str:
+        """Why the send's draft has no vector: its embedding was late, or failed."""
+        if isinstance(exc, FutureTimeout):
+            if skip:
+                return f"drafts lately take over {2 * deadline * 1000:.0f} ms to embed; used full text"
+            return f"embedding the draft took over {deadline * 1000:.0f} ms; used full text"
+        if isinstance(exc, EmbedFailed):
+            return f"semantic search unavailable, used full text: {exc}"
+        return f"semantic search unavailable, used full text ({type(exc).__name__})"
+
+    def _typed_vector(self, key: str, text: str, model_id: str, done: threading.Event,
+                      left: float) -> tuple[np.ndarray | None, str | None]:
+        if done.wait(left):
+            vector = self.drafts.lookup(key, text, model_id).vector
+            if vector is not None:
+                return vector, None
+        return None, "the draft was still being embedded at Enter; used full text"
+
+    def _embed_draft(self, text: str) -> tuple[str, np.ndarray]:
+        """A draft sent while the user types, on the drafts' own thread (drafts.py)."""
+        embedder = self.embedder
+        if embedder is None:
+            raise EmbedFailed("no embedding model")
+        return embedder.model_id, ranking_space(embedder, embedder.embed_queries([text]))[0]
 
     def _embed_query(self, embedder, text: str) -> np.ndarray:
         started = time.monotonic()

@@ -91,15 +91,22 @@ class RecallResult:
     pinned: int = 0  # how many of `memories` are pinned ones
 
 
+def draft_query(draft: str) -> str:
+    """A draft as recall reads it (and as chat.draft's vectors are keyed): Whiteboard blocks
+    stripped, privacy-filtered."""
+    return redact(strip_blocks(draft)).text
+
+
 def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings = DEFAULT,
-           exclude: frozenset[str] = frozenset()) -> RecallResult:
-    """Memories for `query` (those in `exclude` never: a send's pinned ones are there already)."""
-    query = redact(strip_blocks(query)).text
+           exclude: frozenset[str] = frozenset(), key: str | None = None) -> RecallResult:
+    """Memories for `query` (those in `exclude` never: a send's pinned ones are there
+    already); `key`: the tab's, whose draft may have been embedded while the user typed."""
+    query = draft_query(query)
     if not query.strip() or not service.ready():
         return RecallResult()
     meanings = service.meanings
     # The draft is embedded (off the GIL) while full text runs: the deadline covers both.
-    query_vector = meanings.begin_query(query) if meanings is not None else None
+    query_vector = meanings.begin_query(query, key) if meanings is not None else None
     hits = service.index.search(query, limit=settings.depth + len(exclude), min_score=settings.min_score)
     hits = [h for h in hits if h.memory.id not in exclude]
     if hits:
@@ -200,12 +207,13 @@ def fit_pinned(pinned: list[Memory], tokens, cap: int) -> list[Memory]:
     return kept
 
 
-def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None = None) -> RecallResult:
+def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None = None,
+                  key: str | None = None) -> RecallResult:
     """What goes with a send (and its preview): the pinned memories within their own cap,
     first, then those recalled for the draft within recall's cap, none twice; all of it
     within `room` tokens, dropping the recalled ones first."""
     pinned = fit_pinned(service.pinned(PINNED_TRIED), tokens, pinned_cap) if pinned_cap > 0 else []
-    found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned))
+    found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned), key=key)
     pinned_lines = [block_line(m) for m in pinned]
     for lines, recalled in (([*pinned_lines, *found.lines], found.memories), (pinned_lines, ())):
         block = format_block(lines)
@@ -215,7 +223,7 @@ def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None
     return RecallResult(method=found.method, note=found.note)
 
 
-def recall_for_send(app, site: str, draft: str, room: int | None = None) -> RecallResult:
+def recall_for_send(app, site: str, draft: str, room: int | None = None, key: str | None = None) -> RecallResult:
     """What to append to a draft being sent on `site` (send_memories): empty unless
     long-term memory is on (and not paused) there. Never raises: a problem, or the memory
     service busy for longer than MEMORY_WAIT, gives an empty result with a note, and the
@@ -226,7 +234,7 @@ def recall_for_send(app, site: str, draft: str, room: int | None = None) -> Reca
             return RecallResult()
         pinned_cap = service.settings.load().pinned_tokens
         with memory_turn(service):
-            result = send_memories(service, app.tokens, draft, pinned_cap, room)
+            result = send_memories(service, app.tokens, draft, pinned_cap, room, key)
     except WhiteboardError as exc:
         log.warning("recall skipped: %s", type(exc).__name__)
         return RecallResult(note=exc.message)

@@ -70,8 +70,9 @@ class ChatPrepareSendReply(Reply):
     late: bool = False
     # The site has long-term memory on and not paused (the extension shows its preview).
     memory_on: bool
-    # Why recall fell back or gave nothing (names no content): the vault busy or unreadable.
-    note: str | None = None
+    # Why this send's memories were found by full text only, or none recalled (names no
+    # content; the preview says it after the send).
+    memory_note: str | None = None
 
 
 class Turn(BaseModel):
@@ -115,3 +116,23 @@ class ChatPreviewReply(Reply):
     tokens: int
     # Why recall gave nothing or fell back (names no content).
     note: str | None = None
+
+
+DraftState = Literal["queued", "ready", "busy", "sent", "off", "empty"]
+
+
+class ChatDraft(ChatRequest):
+    """The composer's text when the user's typing pauses, on a site with long-term memory
+    on: embedded now, off the send path, kept in RAM for this tab until its send."""
+    type: Literal["chat.draft"]
+    reply_model = "ChatDraftReply"
+    draft: Content
+
+
+class ChatDraftReply(Reply):
+    # "queued": to be embedded; "ready": embedded already; "busy": too many drafts waiting
+    # (nothing kept); "sent": the tab sent within the last 2 s, this is an earlier draft
+    # overtaken by its send (nothing kept); "off": long-term memory off or paused here, or no meanings to compare
+    # with; "empty": nothing left once the privacy filter ran (nothing kept).
+    state: DraftState
+    memory_on: bool

@@ -253,6 +253,8 @@ class MeaningsOut(BaseModel):
     model: str | None
     reason: str | None  # why it is off, or why the last indexing run failed (retrying)
     set_aside: int = 0  # memories the model refused (not in total): found by full text
+    # Tabs whose draft's meaning the host holds ready in RAM (chat.draft).
+    drafts: int = 0
 
 
 class SetAsideOut(BaseModel):
