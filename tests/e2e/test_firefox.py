@@ -233,9 +233,9 @@ def test_handoff_opens_the_other_site_with_the_note_in_its_composer_unsent(firef
     try:
         wait_for(lambda: firefox.evaluate(popup, "() => document.body.dataset.ready") == "true", timeout=10,
                  what="the popup's first render")
-        assert firefox.evaluate(popup, "() => document.querySelector('#handoff-button').innerText") == \
-            f"Continue in {label}"
-        firefox.click(popup, "#handoff-button")
+        button = f".handoff-button[data-site={target}]"  # one per enabled site but this one
+        assert firefox.evaluate(popup, "(s) => document.querySelector(s).innerText", button) == f"Continue in {label}"
+        firefox.click(popup, button)
         other = wait_for(lambda: next((t["context"] for t in firefox.tabs()
                                        if t["context"] not in before and t["url"] == start), None),
                          timeout=20, what="the other site's tab")
