@@ -433,6 +433,20 @@ def type_draft(page, site: str, text: str) -> None:
     page.keyboard.type(text)
 
 
+def sent(page) -> list[dict]:
+    """What the simulated site received, one entry a send."""
+    return sim(page, "window.__sim.sent")
+
+
+def send_typed(page, site: str, text: str) -> dict:
+    """Type `text` into the site's composer, press Enter, and return what the site received."""
+    before = len(sent(page))
+    type_draft(page, site, text)
+    page.keyboard.press("Enter")
+    wait_for(lambda: len(sent(page)) == before + 1, what="the send")
+    return sent(page)[-1]
+
+
 def composer_text(page, site: str) -> str:
     """What the composer holds, as the user sees it."""
     editor = page.locator(SITES[site].editor)

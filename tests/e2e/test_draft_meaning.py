@@ -14,9 +14,9 @@ import pytest
 from bench.bench_memory import PARAPHRASES, PARAPHRASES_DEV
 from e2e.harness import (
     open_chat,
+    sent,
     service_worker,
     set_long_term,
-    sim,
     wait_for,
 )
 from support.host import ok
@@ -36,9 +36,6 @@ PAIRS = [
 TYPING_DELAY_MS = 70  # about 170 characters a minute: a person typing
 COMPOSER = "#prompt-textarea"
 
-
-def sent(page):
-    return sim(page, "window.__sim.sent")
 
 
 def status(browser) -> dict:

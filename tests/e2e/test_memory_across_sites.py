@@ -9,11 +9,14 @@ from e2e import harness
 from e2e.harness import (
     kill_host,
     open_chat,
+    send_typed,
+    sent,
     service_worker,
     session_key,
     session_messages,
+    set_long_term,
     shadow_ui,
-    sim,
+    site_hostname,
     tab_id,
     type_draft,
     ui_visible,
@@ -24,15 +27,12 @@ from whiteboard.config import EXTENSION_ID
 from whiteboard.memory.recall.inject import strip_blocks
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
-HOSTS = {"chatgpt": "chatgpt.com", "claude": "claude.ai"}
+HOSTS = {site: site_hostname(site) for site in ("chatgpt", "claude")}
 FACT = "Prefers TypeScript for all my projects"
 DRAFT = "Help me start a new web project. Which language fits?"
 PREVIEW = "whiteboard-memory-preview"
 HTML = '<img src=x onerror="window.__pwned=1"><b>bold</b> headings in TypeScript docs'
 
-
-def sent(page):
-    return sim(page, "window.__sim.sent")
 
 
 def mirror(browser) -> dict:
@@ -40,21 +40,12 @@ def mirror(browser) -> dict:
         "async () => (await chrome.storage.local.get('memorySites')).memorySites || {}")
 
 
-def set_memory(browser, site: str, on: bool):
-    """What the popup and options do (host setting plus the content scripts' mirror), for setup."""
-    ok(browser.request({"type": "site.settings", "site": HOSTS[site], "long_term": on}))
-    sites = {**mirror(browser), HOSTS[site]: True}
-    if not on:
-        del sites[HOSTS[site]]
-    service_worker(browser.context).evaluate("(s) => chrome.storage.local.set({memorySites: s})", sites)
-
-
 @pytest.fixture(autouse=True)
 def fresh_memory(browser):
     ok(browser.request({"type": "memory.wipe", "confirm": True}))
     for site in HOSTS:
         ok(browser.request({"type": "site.settings", "site": HOSTS[site], "paused": False}))
-        set_memory(browser, site, False)
+        set_long_term(browser.context, site, False)
     yield
 
 
@@ -65,13 +56,6 @@ def open_popup(browser, tab: int):
     popup.wait_for_selector("#memory-opt-in:not([disabled])")
     return popup
 
-
-def send_draft(page, site: str, text: str) -> dict:
-    before = len(sent(page))
-    type_draft(page, site, text)
-    page.keyboard.press("Enter")
-    wait_for(lambda: len(sent(page)) == before + 1, what="the send")
-    return sent(page)[-1]
 
 
 def preview_text(page) -> str:
@@ -111,7 +95,7 @@ def ask_preview(page) -> None:
 
 
 def test_typing_sends_nothing_to_the_host_until_the_chip_is_clicked(browser, page):
-    set_memory(browser, "claude", True)
+    set_long_term(browser.context, "claude", True)
     ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
     open_chat(page, "claude", PAGES["claude"], reply="none")
     type_draft(page, "claude", DRAFT)
@@ -137,7 +121,7 @@ def test_a_fact_said_on_chatgpt_is_recalled_into_a_later_send_on_claude(browser,
     assert popup.locator("#memory-manage").get_attribute("href") == \
         f"chrome-extension://{EXTENSION_ID}/memory/manager.html"
 
-    said = send_draft(page, "chatgpt", "I prefer TypeScript for all my projects.")
+    said = send_typed(page, "chatgpt", "I prefer TypeScript for all my projects.")
     assert said["text"] == "I prefer TypeScript for all my projects."  # no memories yet: nothing added
     popup.bring_to_front()
     popup.locator("#memory-extract").click()
@@ -150,7 +134,7 @@ def test_a_fact_said_on_chatgpt_is_recalled_into_a_later_send_on_claude(browser,
     # Claude has not opted in: the same send goes without memories, and no preview shows.
     claude = browser.context.new_page()
     open_chat(claude, "claude", PAGES["claude"], reply="none")
-    plain = send_draft(claude, "claude", DRAFT)
+    plain = send_typed(claude, "claude", DRAFT)
     assert plain["text"] == DRAFT
     assert not ui_visible(claude, PREVIEW)
 
@@ -211,7 +195,7 @@ def test_a_choice_made_in_another_browser_reaches_the_preview(browser, page):
 
 
 def test_leave_out_for_this_send_sends_without_the_block_once(browser, page):
-    set_memory(browser, "claude", True)
+    set_long_term(browser.context, "claude", True)
     ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
     open_chat(page, "claude", PAGES["claude"], reply="none")
     type_draft(page, "claude", DRAFT)
@@ -224,12 +208,12 @@ def test_leave_out_for_this_send_sends_without_the_block_once(browser, page):
     wait_for(lambda: len(sent(page)) == 1, what="the send")
     assert sent(page)[0]["text"] == DRAFT
     # Only that send: the next one carries the memories again.
-    again = send_draft(page, "claude", "Set up my next frontend project")
+    again = send_typed(page, "claude", "Set up my next frontend project")
     assert "[Whiteboard context · 1 memory]" in again["text"] and FACT in again["text"]
 
 
 def test_memory_html_goes_in_as_plain_text(browser, page):
-    set_memory(browser, "claude", True)
+    set_long_term(browser.context, "claude", True)
     ok(browser.request({"type": "memory.add", "text": HTML, "memory_type": "preference"}))
     open_chat(page, "claude", PAGES["claude"], reply="none")
     draft = "Which headings suit my docs?"
@@ -248,7 +232,7 @@ def test_memory_html_goes_in_as_plain_text(browser, page):
 
 
 def test_turning_memory_off_in_the_popup_hides_the_preview_and_stops_injection(browser, page):
-    set_memory(browser, "chatgpt", True)
+    set_long_term(browser.context, "chatgpt", True)
     ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
     open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
     popup = open_popup(browser, tab_id(browser.context, page))

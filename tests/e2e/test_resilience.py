@@ -8,9 +8,9 @@ from e2e.harness import (
     capture_selection,
     kill_host,
     open_chat,
+    sent,
     service_worker,
     session_key,
-    sim,
     the_host,
     type_draft,
     wait_connected,
@@ -20,9 +20,6 @@ from e2e.harness import (
 PAGE = "acb__chatgpt_2026-04-13"
 ANSWER = "[data-message-author-role=assistant] .markdown p"
 
-
-def sent(page):
-    return sim(page, "window.__sim.sent")
 
 
 def test_host_killed_mid_session_the_send_goes_unchanged_and_the_port_comes_back(browser, page):

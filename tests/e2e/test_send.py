@@ -6,6 +6,7 @@ import pytest
 from e2e.harness import (
     capture_selection,
     open_chat,
+    sent,
     session_key,
     session_messages,
     shadow_ui,
@@ -19,9 +20,6 @@ PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13
 ANSWER = {"chatgpt": "[data-message-author-role=assistant] .markdown p",
           "claude": ".font-claude-response .standard-markdown p"}
 
-
-def sent(page):
-    return sim(page, "window.__sim.sent")
 
 
 @pytest.mark.parametrize("site", ["chatgpt", "claude"])

@@ -17,6 +17,7 @@ from e2e.harness import (
     SITE_PAGES,
     host_request,
     open_chat,
+    sent,
     service_worker,
     session_key,
     session_messages,
@@ -30,9 +31,6 @@ from whiteboard.memory.recall.inject import strip_blocks
 CASES = [(site, layout) for site, layouts in SITE_PAGES.items() for layout in layouts]
 IDS = [f"{site}-{layout}" for site, layout in CASES]
 
-
-def sent(page):
-    return sim(page, "window.__sim.sent")
 
 
 def add_selection(browser, key, text="Passage about the Lisbon trams."):

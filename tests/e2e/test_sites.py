@@ -25,6 +25,8 @@ from e2e.harness import (
     close_panel,
     composer_text,
     open_chat,
+    send_typed,
+    sent,
     service_worker,
     session_key,
     session_messages,
@@ -41,16 +43,6 @@ FACT = "Prefers TypeScript for all my projects"
 DRAFT = "Help me start a new web project. Which language fits?"
 
 
-def sent(page):
-    return sim(page, "window.__sim.sent")
-
-
-def send(page, site: str, text: str) -> dict:
-    before = len(sent(page))
-    type_draft(page, site, text)
-    page.keyboard.press("Enter")
-    wait_for(lambda: len(sent(page)) == before + 1, what="the send")
-    return sent(page)[-1]
 
 
 def chat_roles(browser, key: str) -> list[str]:
@@ -87,7 +79,7 @@ def test_the_first_send_records_the_conversation_shown_then_the_message(browser,
     assert session_messages(browser.context, key) == []  # nothing reaches the host before the user acts
     shown = page.evaluate("(css) => document.querySelectorAll(css).length", MARKUPS[site][markup].turns)
     assert shown >= 2
-    assert send(page, site, "What did we conclude?")["text"] == "What did we conclude?"  # nothing to add
+    assert send_typed(page, site, "What did we conclude?")["text"] == "What did we conclude?"  # nothing to add
     roles = chat_roles(browser, key)
     assert len(roles) == shown + 1 and roles[-1] == "user" and roles[0] == "user" and "assistant" in roles
     assert session_messages(browser.context, key)[-1]["content"] == "What did we conclude?"
@@ -98,7 +90,7 @@ def test_a_selection_goes_once_as_typed_text_with_the_next_send(browser, page, s
     open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
     selected = capture_selection(browser, page, MARKUPS[site][markup].answer, key)
-    first = send(page, site, "Explain this in one sentence")
+    first = send_typed(page, site, "Explain this in one sentence")
     assert first["via"] == "enter" and first["markup"] == 0  # the editor held text only
     assert first["text"].startswith("Explain this in one sentence\n\n---\n[Whiteboard selection · 1 passage]\n")
     assert first["text"].count("[Whiteboard selection") == 1 and first["text"].count(selected[:60]) == 1
@@ -106,7 +98,7 @@ def test_a_selection_goes_once_as_typed_text_with_the_next_send(browser, page, s
     users = [m["content"] for m in session_messages(browser.context, key)
              if m["role"] == "user" and m["source"] == "chat"]
     assert users[-1] == "Explain this in one sentence" and users.count("Explain this in one sentence") == 1
-    assert send(page, site, "And in French?")["text"] == "And in French?"  # the selection went once
+    assert send_typed(page, site, "And in French?")["text"] == "And in French?"  # the selection went once
 
 
 @pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
@@ -184,7 +176,7 @@ def test_the_reply_is_captured_once_and_only_after_its_finished_marker(browser, 
     # or finished marker can hold the capture back.
     open_chat(page, site, MARKUPS[site][markup].page, replyMs=2400, chunks=3, finishMs=800)
     key = session_key(browser.context, page)
-    send(page, site, "Tell me about fish")
+    send_typed(page, site, "Tell me about fish")
     shown = chat_roles(browser, key)
     replies = lambda: [m["content"] for m in session_messages(browser.context, key)  # noqa: E731
                        if m["role"] == "assistant" and m["content"].startswith("Simulated reply")]
@@ -203,7 +195,7 @@ def test_the_reply_is_captured_once_and_only_after_its_finished_marker(browser, 
 def test_closing_the_tab_clears_its_session(browser, page, site, markup):
     open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
-    send(page, site, "Remember this")
+    send_typed(page, site, "Remember this")
     assert session_messages(browser.context, key)
     page.close()
     wait_for(lambda: session_messages(browser.context, key) == [], what="the session to be cleared")
@@ -223,7 +215,7 @@ def test_pause_and_the_options_switch_leave_sends_alone_and_the_popup_names_the_
     wait_for(lambda: settings(browser).get("paused") == {host: True}, what="paused")
     page.bring_to_front()
     held = len(session_messages(browser.context, key))
-    assert send(page, site, "Not while paused")["text"] == "Not while paused"
+    assert send_typed(page, site, "Not while paused")["text"] == "Not while paused"
     assert len(session_messages(browser.context, key)) == held  # nothing went to the host
     popup.bring_to_front()
     popup.locator("#pause").click()
@@ -241,7 +233,7 @@ def test_pause_and_the_options_switch_leave_sends_alone_and_the_popup_names_the_
         wait_for(lambda: settings(browser)["sites"][site] is False, what="the site turned off")
         page.bring_to_front()
         held = len(session_messages(browser.context, key))
-        assert send(page, site, "Off in Options")["text"] == "Off in Options"
+        assert send_typed(page, site, "Off in Options")["text"] == "Off in Options"
         assert len(session_messages(browser.context, key)) == held
     finally:
         box.check()
@@ -249,7 +241,7 @@ def test_pause_and_the_options_switch_leave_sends_alone_and_the_popup_names_the_
         wait_for(lambda: settings(browser)["sites"][site] is True, what="the site turned back on")
         options.close()
     page.bring_to_front()
-    assert "[Whiteboard selection" in send(page, site, "Back on")["text"]  # the selection waited for this send
+    assert "[Whiteboard selection" in send_typed(page, site, "Back on")["text"]  # the selection waited for this send
 
 
 @pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
@@ -267,7 +259,7 @@ def test_long_term_memory_opted_in_from_the_popup_is_recalled_into_a_send(browse
         wait_for(lambda: f"on for {host}" in popup.locator("#memory-status").inner_text(), what="opted in")
         assert ok(browser.request({"type": "site.settings", "site": host}))["long_term"] is True
         page.bring_to_front()
-        text = send(page, site, DRAFT)["text"]
+        text = send_typed(page, site, DRAFT)["text"]
         assert text.startswith(DRAFT + "\n\n---\n[Whiteboard context · ")
         assert f"] {FACT}\n" in text and text.count("[Whiteboard context") == 1
         assert strip_blocks(text) == DRAFT
