@@ -137,7 +137,8 @@ def main() -> None:
     # Plain columns only: which memories have a stored meaning vector, which suggestion was discarded.
     expected["vectors"] = {memory_id: [model, rev] for memory_id, model, rev in
                            conn.execute("SELECT memory_id, model, rev FROM memory_vectors")}
-    expected["discarded"] = [row[0] for row in conn.execute("SELECT id FROM suggestions WHERE discarded_at IS NOT NULL")]
+    expected["discarded"] = [row[0] for row in
+                             conn.execute("SELECT id FROM suggestions WHERE discarded_at IS NOT NULL")]
     expected["migrations"] = [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
     conn.close()
 
