@@ -2,9 +2,12 @@
 host wrote) seen through this release's requests: what the memory page, the popup and
 Options show is what 0.1.0 showed."""
 
+from pathlib import Path
+
 from support.host import isolated_env
 from support.inprocess import InProcessHost
 from support.old_release import copy_0_1_0, expected_0_1_0
+from whiteboard.memory.store import schema
 
 EXPECTED = expected_0_1_0()
 
@@ -55,3 +58,18 @@ def test_the_model_settings_and_stored_api_key_still_work(tmp_path, fake_openai)
     assert EXPECTED["api_key"] not in str(stored)
     assert tested["ok"] and tested["model"] == want["model"]
     assert fake_openai.requests[0].headers["authorization"] == f"Bearer {EXPECTED['api_key']}"
+
+
+def test_a_failed_upgrade_is_named_on_the_wire_and_changes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(schema, "MIGRATIONS", [*schema.MIGRATIONS, ("900_test_ok", ("CREATE TABLE t (x)",)),
+                                               ("901_test_broken", ("ALTER TABLE nowhere ADD COLUMN y",))])
+    env = upgraded_env(tmp_path)
+    db = Path(env["WHITEBOARD_DATA_DIR"]) / "memories.db"
+    before = db.read_bytes()
+    with InProcessHost(env=env) as host:
+        listed = host.request("memory.list")
+        pong = host.request("ping")
+    assert not listed["ok"] and listed["error"]["code"] == "unavailable"
+    assert listed["error"]["reason"] == "migration_failed" and "901_test_broken" in listed["error"]["message"]
+    assert pong["ok"]  # everything else is served as usual
+    assert db.read_bytes() == before
