@@ -2,6 +2,7 @@
 (docs/protocol.md, "Error codes"); the UI never matches a message."""
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -54,7 +55,8 @@ def raised_reasons() -> dict[str, str]:
     """Every reason the host's source gives an error: `reason="x"` or a second positional
     argument to an error class, `reason = "x"` in an error class or on `self`, and what a
     `_reason` helper returns. reason -> where."""
-    load_all()  # imports every action, so every error class is a subclass by now
+    load_all()  # imports every action, so every error class is a subclass by now...
+    importlib.import_module("whiteboard.memory.errors")  # ...but the memory's, loaded on first use
     error_classes = {cls.__name__: cls for cls in [WhiteboardError, *all_subclasses(WhiteboardError)]}
     found = {}
 

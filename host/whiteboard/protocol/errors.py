@@ -69,6 +69,7 @@ REASONS = (
     "no_model", "model_unavailable", "reply_too_large", "insecure_url",
     "busy",
     "key_missing", "key_unreadable", "key_wrong", "read_only", "write_failed", "locked", "damaged", "newer_vault",
+    "migration_failed",
     "conflict",
 )
 

@@ -1,8 +1,8 @@
 """The vault's schema as an ordered list of migrations, each recorded in the database.
 
 Like simonw/llm: `_migrations` names every migration applied and when; opening a vault
-applies the ones it lacks, each in its own transaction. Never edit or reorder a
-migration once released: add a new one.
+applies the ones it lacks, together in one transaction, so an upgrade is whole or not
+at all. Never edit or reorder a migration once released: add a new one.
 """
 
 from __future__ import annotations
@@ -70,32 +70,55 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
+class NewerVault(Exception):
+    """The vault records migrations this release does not know: a newer Whiteboard wrote it."""
+
+
+class MigrationFailed(Exception):
+    """A pending migration failed: none of them was kept (`name` is the one that failed)."""
+
+    def __init__(self, name: str, problem: str):
+        super().__init__(f"migration {name} failed ({problem})")
+        self.name = name
+
+
 def applied(conn: sqlite3.Connection) -> list[str]:
-    conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    """The names recorded, in order ([] for a new file: the table is made by the first migrate)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone() is None:
+        return []
     return [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
 
 
-def migrate(conn: sqlite3.Connection) -> list[str]:
-    """Apply what is missing; returns the names applied now. conn must be in autocommit mode."""
-    done = set(applied(conn))
-    known = {name for name, _ in MIGRATIONS}
-    unknown = done - known
+def _pending(done: list[str]) -> list[tuple[str, tuple[str, ...]]]:
+    unknown = set(done) - {name for name, _ in MIGRATIONS}
     if unknown:
-        raise RuntimeError(f"the vault was written by a newer Whiteboard (migrations {sorted(unknown)})")
-    ran = []
-    for name, statements in MIGRATIONS:
-        if name in done:
-            continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Another process may have migrated between our check and the lock.
-            if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone() is None:
+        raise NewerVault(f"the vault was written by a newer Whiteboard (migrations {sorted(unknown)})")
+    return [(name, statements) for name, statements in MIGRATIONS if name not in done]
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Apply what is missing, all in one transaction (SQLite's DDL is transactional): an
+    upgrade is kept whole or not at all, so a failure leaves the file as the older release
+    wrote it (MigrationFailed). Returns the names applied now; reads only, taking no write
+    lock, when nothing is pending. conn must be in autocommit mode."""
+    if not _pending(applied(conn)):
+        return []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+        # Another process may have migrated between our check and the lock.
+        pending = _pending(applied(conn))
+        for name, statements in pending:
+            try:
                 for statement in statements:
                     conn.execute(statement)
-                conn.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, time.time()))
-                ran.append(name)
-            conn.execute("COMMIT")
-        except BaseException:
+            except sqlite3.Error as exc:
+                # SQLite's message names tables and columns, never a row's values.
+                raise MigrationFailed(name, str(exc)) from None
+            conn.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, time.time()))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
             conn.execute("ROLLBACK")
-            raise
-    return ran
+        raise
+    return [name for name, _ in pending]

@@ -36,7 +36,7 @@ from ...settings_store import SettingsFile, default_paths
 from ..errors import MemoryDamaged, RowRejected, VaultUnavailable
 from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .clamp import clamped
-from .schema import migrate
+from .schema import MigrationFailed, NewerVault, migrate
 from .suggestions import SuggestionRows
 
 log = logging.getLogger("whiteboard.memory")
@@ -107,17 +107,26 @@ class Vault(SuggestionRows):
             except OSError as exc:
                 err = unwritable(exc, Path(exc.filename) if exc.filename else path)
                 raise VaultUnavailable(err.message, reason=err.reason) from None
+        conn = None
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS)
             _set_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA secure_delete=ON")
             migrate(conn)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, NewerVault, MigrationFailed) as exc:
+            if conn is not None:
+                conn.close()
+            if isinstance(exc, NewerVault):
+                raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}. Update Whiteboard",
+                                       reason="newer_vault") from None
+            if isinstance(exc, MigrationFailed):
+                raise VaultUnavailable(f"the memory vault {path} cannot be upgraded to this version: {exc}. "
+                                       "It is unchanged (no migration was kept): the earlier version still "
+                                       "opens it; report this, with the migration's name",
+                                       reason="migration_failed") from None
             raise VaultUnavailable(f"the memory vault {path} cannot be opened ({_describe(exc)})",
                                    reason=_reason(exc)) from None
-        except RuntimeError as exc:
-            raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}", reason="newer_vault") from None
         vault = cls(conn, key, path)
         vault._check_key(key_path)
         return vault
