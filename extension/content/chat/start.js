@@ -20,7 +20,9 @@
                                    conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget,
                                    memories, answer_by: (Date.now() + left(deadline)) / 1000 },
                                  { timeoutMs: left(deadline) });
-    adapter.noteSend(); // while the host works (off the send's path); the draft is still in
+    try {
+      adapter.noteSend(); // while the host works (off the send's path); the draft is still in
+    } catch { /* bookkeeping for the roles report only: never in the send's way */ }
     reply.then((answer) => W.memoryPreview?.afterSend(answer)); // the chip says when recall used words only
     return reply;
   }

@@ -269,14 +269,15 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
 
 @action(chat.ChatDraft, blocking=True)
 def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
-    """The tab's draft as typing pauses: embedded on the drafts' own thread (memory/drafts.py,
+    """The tab's draft as typing pauses: embedded on the drafts' own thread (memory/meaning/drafts.py,
     capped per tab, in all and in CPU), its vector kept in RAM for this tab's next send.
-    Records nothing: no session message, no log line, nothing on disk."""
+    Records nothing: no session message, no log line, nothing on disk. A vault busy with an
+    import, a wipe or its opening answers "busy" at once rather than hold a worker for it."""
     app = ctx.app
     if not memory_on(app, req.key):
         app.forget_draft(req.key)
         return chat.ChatDraftReply(state="off", memory_on=False)
-    from ..memory.recall.recall import draft_query
+    from ..memory.recall.recall import MemoryBusy, draft_query, memory_turn
 
     text = draft_query(req.draft)
     if not text.replace(REDACTED, "").strip():  # the privacy filter took all of it: nothing to embed or keep
@@ -285,6 +286,11 @@ def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
     service = app.memory
     meanings = service.meanings
     embedder = meanings.embedder if meanings is not None else None
-    if embedder is None or not service.ready() or not len(meanings.vectors):
+    try:
+        with memory_turn(service):
+            ready = service.ready()
+    except MemoryBusy:
+        return chat.ChatDraftReply(state="busy", memory_on=True)
+    if embedder is None or not ready or not len(meanings.vectors):
         return chat.ChatDraftReply(state="off", memory_on=True)  # recall would not compare meanings
     return chat.ChatDraftReply(state=meanings.drafts.offer(req.key, text, embedder.model_id), memory_on=True)

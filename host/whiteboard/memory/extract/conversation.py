@@ -31,7 +31,7 @@ from .dedupe import Decision, decide
 from .extract import AUTOMATIC, MANUAL, rule_extract
 from .schedule import ExtractionScheduler, delay_from_env
 
-log = logging.getLogger("whiteboard.memory.extract.extract")
+log = logging.getLogger("whiteboard.memory.extract.conversation")
 
 
 @dataclass
