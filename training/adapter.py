@@ -136,11 +136,8 @@ def same_matrix(a: np.ndarray, b: np.ndarray) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    from whiteboard.memory.meaning.embedder import local_embedder
-
-    model = local_embedder()
+    model = S.bundled_model()
     if model is None:
-        print("The bundled model is not available here: nothing to train.", file=sys.stderr)
         return 2
     pairs, distractors, record = training_data()
     group = paraphrase_group(model, pairs, distractors)

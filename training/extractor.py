@@ -224,11 +224,9 @@ def main(argv: list[str] | None = None) -> int:
               "repository)", file=sys.stderr)
         return 2
     from whiteboard.memory.extract.classifier import load_weights
-    from whiteboard.memory.meaning import embedder as bundled
 
-    embedder = bundled.local_embedder()
+    embedder = S.bundled_model()
     if embedder is None:
-        print(f"the bundled embedding model is needed to train: {bundled.load_error}", file=sys.stderr)
         return 2
     rows = load_rows(args.data)
     record = sources_record(rows, args.data)

