@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from support.host import FramedPeer, HostProcess, isolated_env, key_path, ok, vault_path
+from support.host import FramedPeer, HostProcess, key_path, ok, vault_path
 
 PING_EVERY = 0.05
 PING_BOUND = 0.1  # seconds from a ping's frame written to its answer read
@@ -166,13 +166,8 @@ def started(wire: Wire) -> None:
 
 
 @pytest.fixture
-def env(tmp_path):
-    return isolated_env(tmp_path / "env")
-
-
-@pytest.fixture
-def wire(env):
-    with HostProcess(env=env) as host:
+def wire(host_env):
+    with HostProcess(env=host_env) as host:
         w = Wire(host)
         started(w)
         yield w
@@ -239,7 +234,7 @@ def test_pings_and_sends_are_answered_through_an_import_and_sends_with_many_pins
 
 
 @pytest.mark.slow
-def test_pings_and_sends_are_answered_while_a_large_vault_opens_at_start_and_is_wiped(env, tmp_path):
+def test_pings_and_sends_are_answered_while_a_large_vault_opens_at_start_and_is_wiped(host_env, tmp_path):
     from whiteboard.memory.model import Memory, new_memory_id
     from whiteboard.memory.store.vault import Vault
     from whiteboard.sites import SiteStore
@@ -253,7 +248,7 @@ def test_pings_and_sends_are_answered_while_a_large_vault_opens_at_start_and_is_
                       for i in range(start, start + 5000)])
     vault.close()
     SiteStore(root / "config" / "whiteboard").update(SITE, long_term=True)
-    with HostProcess(env=env) as host:
+    with HostProcess(env=host_env) as host:
         wire = Wire(host)
         try:
             started(wire)  # the tokenizer first, then the vault opens on the same thread
