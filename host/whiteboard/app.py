@@ -52,12 +52,8 @@ class App:
         was `sent`, or the tab closed or left its site. Never opens the memory service for it,
         nor loads memory's code (design §1)."""
         service = self.__dict__.get("_memory_service")
-        meanings = getattr(service, "meanings", None)
-        if meanings is not None:
-            if key is None:
-                meanings.drafts.clear()
-            else:
-                meanings.drafts.drop(key, sent)
+        if service is not None:
+            service.forget_draft(key, sent)
 
     def close(self, timeout: float = 1.0) -> None:
         """At exit: write the usage counts still queued. Bounded, because the browser kills

@@ -10,7 +10,7 @@ import pytest
 from support.host import isolated_env, ok
 from support.inprocess import InProcessHost
 from support.waiting import wait_for
-from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.blocks import strip_blocks
 
 GPT = "chatgpt.com:7"
 CLAUDE = "claude.ai:8"

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.blocks import strip_blocks
 
 KEY = "chatgpt.com:41"
 

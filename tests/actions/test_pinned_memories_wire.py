@@ -6,7 +6,7 @@ import pytest
 
 from support.host import isolated_env, ok
 from support.inprocess import InProcessHost
-from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.blocks import strip_blocks
 
 GPT = "chatgpt.com:7"
 SHORT = "Prefers short answers with bullet points"

@@ -228,7 +228,7 @@ def bench_browser(pairs: int, cases: tuple[bool, ...], minute: float = 60.0) -> 
 
     from bench.bench_send import ENTER_CLOCK, fill_vault, memory_on
     from e2e import harness
-    from whiteboard.memory.recall.inject import strip_blocks
+    from whiteboard.blocks import strip_blocks
 
     data = json.loads(PARAPHRASES.read_text(encoding="utf-8"))["pairs"]
     chosen = data[:pairs]

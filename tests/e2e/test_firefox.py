@@ -30,9 +30,9 @@ from e2e.firefox import (
 from e2e.harness import kill_host, page_html, the_host, wait_for
 from e2e.support_models import fake_llm_env
 from support.fake_openai import FakeOpenAI, reply
+from whiteboard.blocks import strip_blocks
 from whiteboard.config import FIREFOX_ADDON_ID
 from whiteboard.install.extension import pack
-from whiteboard.memory.recall.inject import strip_blocks
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
 ANSWER = {"chatgpt": "[data-message-author-role=assistant] .markdown p",

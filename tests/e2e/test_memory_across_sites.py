@@ -23,8 +23,8 @@ from e2e.harness import (
     wait_for,
 )
 from support.host import ok
+from whiteboard.blocks import strip_blocks
 from whiteboard.config import EXTENSION_ID
-from whiteboard.memory.recall.inject import strip_blocks
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
 HOSTS = {site: site_hostname(site) for site in ("chatgpt", "claude")}

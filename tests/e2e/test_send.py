@@ -14,7 +14,7 @@ from e2e.harness import (
     type_draft,
     wait_for,
 )
-from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.blocks import strip_blocks
 
 PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
 ANSWER = {"chatgpt": "[data-message-author-role=assistant] .markdown p",

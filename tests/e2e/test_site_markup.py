@@ -26,7 +26,7 @@ from e2e.harness import (
     type_draft,
     wait_for,
 )
-from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.blocks import strip_blocks
 
 CASES = [(site, layout) for site, layouts in SITE_PAGES.items() for layout in layouts]
 IDS = [f"{site}-{layout}" for site, layout in CASES]

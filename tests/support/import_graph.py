@@ -139,3 +139,11 @@ def upward(graph: Mapping[str, set[str]], layers: list[list[str]],
     exceptions = set(allowed)
     return [f"{a} -> {b}" for a in sorted(graph) for b in sorted(graph[a])
             if layer_of(b, layers) > layer_of(a, layers) and (a, b) not in exceptions]
+
+
+def past_the_face(graph: Mapping[str, set[str]], package: str, face: Iterable[str]) -> list[str]:
+    """Imports into `package` from outside it that reach past its `face` (the modules the
+    rest of the tree may use), as `importer -> imported`."""
+    allowed = set(face)
+    return [f"{a} -> {b}" for a in sorted(graph) if not (a == package or a.startswith(package + "."))
+            for b in sorted(graph[a]) if b.startswith(package + ".") and b not in allowed]

@@ -9,8 +9,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from whiteboard.actions.chat import _fence, _render_selections
-from whiteboard.memory.recall.inject import BlockLine, format_block, strip_blocks
+from whiteboard.actions.chat import _render_selections
+from whiteboard.blocks import fence, strip_blocks
+from whiteboard.memory.recall.inject import BlockLine, format_block
 
 ROOT = Path(__file__).resolve().parents[2]
 ESLINT = ROOT / "tools" / "eslint" / "node_modules" / ".bin" / "eslint"
@@ -72,7 +73,7 @@ def test_the_page_and_the_host_agree_on_which_drafts_carry_a_block():
     checked on the blocks the host really writes."""
     blocks = [_render_selections(["Kyoto has 1,600 temples."]), _render_selections(["a", "b <b>c</b>"]),
               format_block([BlockLine("preference", 3, "Prefers TypeScript")]),
-              _fence("[Whiteboard background · earlier in this tab]", "We planned a trip.")]
+              fence("[Whiteboard background · earlier in this tab]", "We planned a trip.")]
     drafts = [f"Summarise this\n\n{b}" for b in blocks] + [
         blocks[0].replace("---\n", "---\n\n", 1),  # a site that reads paragraphs back with blank lines
         "Plain question", "--- \nnot a block", "text --- [Whiteboard selection · 1 passage]",

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whiteboard.memory.recall.inject import BlockLine, format_block, strip_blocks
+from whiteboard.blocks import strip_blocks
+from whiteboard.memory.recall.inject import BlockLine, format_block
 
 
 def test_block_format_matches_the_design():

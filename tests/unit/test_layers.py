@@ -11,13 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from support.import_graph import cycles, import_graph, layer_of, upward
+from support.import_graph import cycles, import_graph, layer_of, past_the_face, upward
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = ROOT / "host" / "whiteboard"
 DESIGN = ROOT / "docs" / "design.md"
 # Design §1's one exception: the vBRIEF messages are the vBRIEF document types.
 ALLOWED = {("whiteboard.protocol.messages.vbrief", "whiteboard.vbrief.models")}
+# Design §1: outside memory/, code uses long-term memory through these only (its service,
+# the host's hub, and what a memory is and its errors); the parts below are the service's.
+MEMORY_FACE = {"whiteboard.memory.service", "whiteboard.memory.hub", "whiteboard.memory.model",
+               "whiteboard.memory.errors"}
 
 
 def design_layers(text: str, package: str = "whiteboard") -> list[list[str]]:
@@ -60,6 +64,10 @@ def test_sessions_import_nothing_of_long_term_memory():
     graph = import_graph(HOST)
     assert not [f"{a} -> {b}" for a in graph if a.startswith("whiteboard.sessions")
                 for b in graph[a] if b.startswith("whiteboard.memory")]
+
+
+def test_the_rest_uses_memory_through_its_face_only():
+    assert past_the_face(import_graph(HOST), "whiteboard.memory", MEMORY_FACE) == []
 
 
 # ---- the checker itself fails where it must ---------------------------------------------
@@ -108,6 +116,19 @@ def test_a_planted_upward_import_is_found(tmp_path):
     layers = [["pkg.text"], ["pkg.sessions"], ["pkg.memory"]]
     assert upward(import_graph(pkg), layers) == ["pkg.sessions.relevance -> pkg.memory.index"]
     assert upward(import_graph(pkg), layers, {("pkg.sessions.relevance", "pkg.memory.index")}) == []
+
+
+def test_an_import_past_the_face_is_found(tmp_path):
+    """An action reaching into recall's module, as actions/chat.py did before issue 22 ended."""
+    pkg = plant(tmp_path, {
+        "__init__.py": "", "actions/__init__.py": "",
+        "actions/chat.py": "def send():\n    from ..memory.recall.recall import recall_for_send\n"
+                           "    from ..memory import hub\n",
+        "memory/__init__.py": "", "memory/hub.py": "from .recall import recall\n",
+        "memory/recall/__init__.py": "", "memory/recall/recall.py": "def recall_for_send(): pass\n",
+    })
+    assert past_the_face(import_graph(pkg), "pkg.memory", {"pkg.memory.hub"}) == \
+        ["pkg.actions.chat -> pkg.memory.recall.recall"]
 
 
 def test_a_module_in_no_layer_is_refused(tmp_path):

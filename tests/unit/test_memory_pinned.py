@@ -11,18 +11,17 @@ import pytest
 from click.testing import CliRunner
 
 from whiteboard.cli import main
+from whiteboard.memory.hub import recall_for_send
 from whiteboard.memory.model import MEMORY_TYPES, Memory
 from whiteboard.memory.recall.inject import BlockLine, format_line
 from whiteboard.memory.recall.recall import (
     LINE_TOKENS_MIN,
-    MEMORY_WAIT,
     PINNED_TRIED,
     block_line,
     fit_pinned,
-    recall_for_send,
     send_memories,
 )
-from whiteboard.memory.service import MemoryService
+from whiteboard.memory.service import MEMORY_WAIT, MemoryService
 from whiteboard.memory.store import transfer
 from whiteboard.memory.store.schema import MIGRATIONS
 from whiteboard.memory.store.settings import PINNED_TOKENS

@@ -7,9 +7,10 @@ import time
 import pytest
 
 from whiteboard import text as T
+from whiteboard.blocks import strip_blocks
+from whiteboard.memory.hub import count_use, recall_for_send
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.recall.inject import strip_blocks
-from whiteboard.memory.recall.recall import RecallSettings, count_use, recall, recall_for_send
+from whiteboard.memory.recall.recall import RecallSettings, recall
 from whiteboard.memory.service import MemoryService
 from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter

@@ -108,7 +108,7 @@ def test_the_search_finds_the_host_patterns():
                  for p in HOST.rglob("*.py") if "re.compile(" in p.read_text(encoding="utf-8")}
     assert compiling <= {name.split(":")[0] for name in PATTERN_HOMES}
     assert len(names) > 100
-    assert {"whiteboard.memory.recall.inject._BLOCK", "whiteboard.privacy._JWT", "whiteboard.actions.chat._FENCE_LINE",
+    assert {"whiteboard.blocks._BLOCK", "whiteboard.privacy._JWT", "whiteboard.blocks._FENCE_LINE",
             "whiteboard.memory.extract.statement._LATIN_AND['fr']"} <= names
     assert any(n.startswith("whiteboard.memory.extract.rules.EN_COMPILED[") for n in names)
 

@@ -11,13 +11,12 @@ Every message recorded restarts the tab's extraction timer on an opted-in site.
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from dataclasses import dataclass
 
-from ..memory.recall.inject import strip_blocks
-from ..privacy import REDACTED, redact
+from ..blocks import fence, strip_blocks
+from ..privacy import redact
 from ..protocol.errors import BadRequest, WhiteboardError
 from ..protocol.messages import chat
 from ..sites import site_of_key
@@ -25,8 +24,6 @@ from . import action
 from .session import context_for
 
 SELECTION_FOOTER = "(Text I selected on a page before writing this message; my message may refer to it.)"
-# A body line of three dashes would end the block early for strip_blocks: never emit one.
-_FENCE_LINE = re.compile(r"^-{3,}[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -70,9 +67,9 @@ def note_turn(app, key: str) -> None:
     """A turn was recorded: on an opted-in site, its conversation's extraction timer (re)starts."""
     site = memory_site(key)
     if site is not None and memory_wanted(app, site):
-        from ..memory.recall.recall import note_message
+        from ..memory import hub
 
-        note_message(app, key, site)
+        hub.note_message(app, key, site)
 
 
 def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block], str | None]:
@@ -80,22 +77,18 @@ def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block]
     tab's site opted in and the user did not leave them out of this send; within the `room`
     left in the budget (recalled ones go first when it is short); and recall's note (why
     full text only, or none). Never fails the send, nor holds it up behind the vault
-    (recall.memory_turn). The tab's draft vector (chat.draft) goes."""
+    (MemoryService.turn). The tab's draft vector (chat.draft) goes."""
     site = memory_site(req.key)
     if not req.memories or site is None or not memory_wanted(app, site):
         app.forget_draft(req.key, sent=True)
         return [], None
-    from ..memory.recall.recall import recall_for_send
+    from ..memory import hub
 
-    result = recall_for_send(app, site, req.draft, room, key=req.key)
+    result = hub.recall_for_send(app, site, req.draft, room, key=req.key)
     app.forget_draft(req.key, sent=True)
     if not result.block:
         return [], result.note
     return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))], result.note
-
-
-def _fence(header: str, body: str) -> str:
-    return f"---\n{header}\n{_FENCE_LINE.sub('- - -', body)}\n---"
 
 
 def _quote(text: str) -> str:
@@ -130,20 +123,20 @@ def selection_block(app, selections: list[str], budget: int) -> Block | None:
 def _render_selections(texts: list[str]) -> str:
     noun = "passage" if len(texts) == 1 else "passages"
     body = "\n>\n".join(_quote(t) for t in texts)
-    return _fence(f"[Whiteboard selection · {len(texts)} {noun}]", f"{body}\n{SELECTION_FOOTER}")
+    return fence(f"[Whiteboard selection · {len(texts)} {noun}]", f"{body}\n{SELECTION_FOOTER}")
 
 
 def background_block(app, key: str, budget: int, exclude: set[int], draft: str) -> Block | None:
     """The tab's earlier content in the new-selection (background only) mode of design §4,
     what the draft is about first."""
     header = "[Whiteboard background · earlier in this tab]"
-    overhead = app.tokens.count(_fence(header, "")) + 1
+    overhead = app.tokens.count(fence(header, "")) + 1
     if budget <= overhead:
         return None
     built = context_for(app, key, budget - overhead, "new_selection", exclude_seq=exclude, query=draft)
     if not built.context:
         return None
-    block = _fence(header, built.context)
+    block = fence(header, built.context)
     if app.tokens.count(block) > budget:
         return None
     return Block("background", block, 1)
@@ -198,9 +191,9 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
                                          memory_note=memory_note)
     used = [i for b in blocks for i in b.memory_ids]
     if used:  # only now: these go with the send
-        from ..memory.recall.recall import count_use
+        from ..memory import hub
 
-        count_use(app, used)
+        hub.count_use(app, used)
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,
@@ -252,13 +245,8 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
     enabled = site is not None and app.sites.get(site).memory_on
     if not enabled:
         return chat.ChatPreviewReply(enabled=False, memories=[], block="", tokens=0)
-    from ..memory.recall.recall import memory_turn, send_memories
-
-    service = app.memory
-    try:
-        pinned_cap = service.settings.load().pinned_tokens
-        with memory_turn(service):  # busy for a send is busy for its preview: say so, as it is
-            result = send_memories(service, app.tokens, req.draft, pinned_cap, key=req.key)
+    try:  # busy for a send is busy for its preview: say so, as it is
+        result = app.memory.for_send(app.tokens, req.draft, key=req.key)
     except WhiteboardError as exc:  # the same failure a send would skip over, said here
         return chat.ChatPreviewReply(enabled=True, memories=[], block="", tokens=0, note=exc.message)
     memories = [chat.PreviewMemory(memory_id=m.id, type=m.type, text=m.text, pinned=m.pinned)
@@ -277,20 +265,5 @@ def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
     if not memory_on(app, req.key):
         app.forget_draft(req.key)
         return chat.ChatDraftReply(state="off", memory_on=False)
-    from ..memory.recall.recall import MemoryBusy, draft_query, memory_turn
-
-    text = draft_query(req.draft)
-    if not text.replace(REDACTED, "").strip():  # the privacy filter took all of it: nothing to embed or keep
-        app.forget_draft(req.key)
-        return chat.ChatDraftReply(state="empty", memory_on=True)
-    service = app.memory
-    meanings = service.meanings
-    embedder = meanings.embedder if meanings is not None else None
-    try:
-        with memory_turn(service):
-            ready = service.ready()
-    except MemoryBusy:
-        return chat.ChatDraftReply(state="busy", memory_on=True)
-    if embedder is None or not ready or not len(meanings.vectors):
-        return chat.ChatDraftReply(state="off", memory_on=True)  # recall would not compare meanings
-    return chat.ChatDraftReply(state=meanings.drafts.offer(req.key, text, embedder.model_id), memory_on=True)
+    state = app.memory.offer_draft(req.key, req.draft)
+    return chat.ChatDraftReply(state=state, memory_on=True)

@@ -82,9 +82,7 @@ def memory_discard(req: msg.MemoryDiscard, ctx) -> msg.MemoryDiscardReply:
 @action(msg.MemoryRecall, blocking=True)
 def memory_recall(req: msg.MemoryRecall, ctx) -> msg.MemoryRecallReply:
     # A search or a preview: usage counts only when memories really go with a send (count_use).
-    from ..memory.recall.recall import recall
-
-    result = recall(ctx.app.memory, ctx.app.tokens, req.query, req.limit)
+    result = ctx.app.memory.recall(ctx.app.tokens, req.query, req.limit)
     return msg.MemoryRecallReply(memories=[out(m) for m in result.memories], block=result.block,
                                  tokens=result.tokens, method=result.method, note=result.note)
 
@@ -94,8 +92,7 @@ def memory_list(req: msg.MemoryList, ctx) -> msg.MemoryListReply:
     service = ctx.app.memory
     site = check_site(req.site) if req.site else None
     if req.query and req.query.strip():
-        service.ready()
-        found = [h.memory for h in service.index.search(req.query, limit=1000)]
+        found = service.search(req.query, limit=1000)
         found = [m for m in found if (req.memory_type is None or m.type == req.memory_type)
                  and (site is None or m.site == site)]
     else:
@@ -127,20 +124,14 @@ def memory_delete(req: msg.MemoryDelete, ctx) -> msg.MemoryDeleteReply:
 @action(msg.MemoryExport, blocking=True)
 def memory_export(req: msg.MemoryExport, ctx) -> msg.MemoryExportReply:
     service = ctx.app.memory
-    memories = sorted(service.list(), key=lambda m: (m.created_at, m.id))
-    from ..memory.store import transfer
-
-    document, next_offset = transfer.page(memories, req.offset)
-    return msg.MemoryExportReply(document=document, total=len(memories), next_offset=next_offset,
-                                 damaged=damaged(service))
+    document, total, next_offset = service.export_page(req.offset)
+    return msg.MemoryExportReply(document=document, total=total, next_offset=next_offset, damaged=damaged(service))
 
 
 @action(msg.MemoryImport, blocking=True)
 def memory_import(req: msg.MemoryImport, ctx) -> msg.MemoryImportReply:
-    from ..memory.store import transfer
-
-    memories = transfer.parse(req.document)
-    added, updated, unchanged = transfer.import_memories(ctx.app.memory, memories)
+    service = ctx.app.memory
+    added, updated, unchanged = service.import_memories(service.read_export(req.document))
     return msg.MemoryImportReply(added=added, updated=updated, unchanged=unchanged)
 
 

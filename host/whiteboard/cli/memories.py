@@ -15,13 +15,11 @@ from pathlib import Path
 import click
 
 from ..files import write_private
-from ..memory.extract.conversation import accept
+from ..memory import hub
 from ..memory.model import MEMORY_TYPES, Memory
-from ..memory.recall.recall import fit_pinned
 from ..memory.service import MemoryService
-from ..memory.store import transfer
-from ..memory.store.settings import MAX_PINNED_TOKENS
 from ..privacy import redact
+from ..protocol.bounds import MAX_PINNED_TOKENS
 from ..protocol.errors import WhiteboardError
 from ..tokens import TokenCounter
 from . import main
@@ -47,8 +45,9 @@ def line(m: Memory) -> str:
     return f"{m.id}  {m.type:<10}  {month}  {' '.join(m.text.split())}{site}{pin}"
 
 
-def as_json(memories: list[Memory]) -> str:
-    return json.dumps([transfer.entry(m) for m in memories], ensure_ascii=False, indent=2)
+def as_json(service: MemoryService, memories: list[Memory]) -> str:
+    """The memories as the export document writes them."""
+    return json.dumps(service.export(memories)["memories"], ensure_ascii=False, indent=2)
 
 
 @main.group("memories")
@@ -66,7 +65,7 @@ def list_cmd(type_: str | None, site: str | None, json_out: bool) -> None:
     with vault_service() as service:
         memories = service.list(type_, site)
         damaged = service.damaged_rows()
-    click.echo(as_json(memories) if json_out else "\n".join(line(m) for m in memories) or "No memories.")
+        click.echo(as_json(service, memories) if json_out else "\n".join(line(m) for m in memories) or "No memories.")
     for d in damaged:
         click.echo(f"warning: memory {d.memory_id} cannot be read: {d.problem}", err=True)
 
@@ -78,9 +77,8 @@ def list_cmd(type_: str | None, site: str | None, json_out: bool) -> None:
 def search_cmd(query: str, limit: int, json_out: bool) -> None:
     """Memories matching QUERY, best first (full-text, as recall ranks them)."""
     with vault_service() as service:
-        service.ready()
-        found = [h.memory for h in service.index.search(query, limit=limit)]
-    click.echo(as_json(found) if json_out else "\n".join(line(m) for m in found) or "Nothing found.")
+        found = service.search(query, limit)
+        click.echo(as_json(service, found) if json_out else "\n".join(line(m) for m in found) or "Nothing found.")
 
 
 @memories_group.command("show")
@@ -136,7 +134,7 @@ def suggestions_cmd() -> None:
 def accept_cmd(suggestion_id: str, text: str | None, type_: str | None) -> None:
     """Keep a suggestion as a memory, as it is or as TEXT."""
     with vault_service() as service:
-        click.echo(line(accept(service, suggestion_id, redact(text).text if text is not None else None, type_)))
+        click.echo(line(hub.accept(service, suggestion_id, redact(text).text if text is not None else None, type_)))
 
 
 @memories_group.command("discard")
@@ -155,8 +153,7 @@ def pin_cmd(memory_id: str) -> None:
     the pinned token cap: `whiteboard memories pinned-tokens`)."""
     with vault_service() as service:
         click.echo(line(service.update(memory_id, pinned=True)))
-        pinned, cap = service.pinned(), service.settings.load().pinned_tokens
-    _report_pinned(pinned, cap)
+        _report_pinned(service)
 
 
 @memories_group.command("unpin")
@@ -173,16 +170,14 @@ def pinned_tokens_cmd(tokens: int | None) -> None:
     """Show or set the token cap of the pinned memories in one send (0: none are sent)."""
     with vault_service() as service:
         settings = service.settings.update(pinned_tokens=tokens)
-        pinned = service.pinned() if service.ready() else []
-    click.echo(f"Pinned memories get up to {settings.pinned_tokens} tokens per send.")
-    _report_pinned(pinned, settings.pinned_tokens)
+        click.echo(f"Pinned memories get up to {settings.pinned_tokens} tokens per send.")
+        _report_pinned(service)
 
 
-def _report_pinned(pinned: list[Memory], cap: int) -> None:
-    sent = {m.id for m in fit_pinned(pinned, TokenCounter().load_now(), cap)}
-    for m in pinned:
-        if m.id not in sent:
-            click.echo(f"warning: pinned memory {m.id} does not fit the {cap}-token cap and is not sent", err=True)
+def _report_pinned(service: MemoryService) -> None:
+    cap, left_out = service.pinned_left_out(TokenCounter().load_now())
+    for m in left_out:
+        click.echo(f"warning: pinned memory {m.id} does not fit the {cap}-token cap and is not sent", err=True)
 
 
 @memories_group.command("delete")
@@ -204,9 +199,9 @@ def export_cmd(path: str) -> None:
     """Write every memory as JSON to PATH (standard output by default), mode 0600; a file
     already there is replaced whole, a symbolic link is refused."""
     with vault_service() as service:
-        memories = sorted(service.list(), key=lambda m: (m.created_at, m.id))
+        document = service.export()
         damaged = service.damaged_rows()
-    text = json.dumps(transfer.document(memories), ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     if path == "-":
         click.echo(text, nl=False)
     else:
@@ -214,7 +209,7 @@ def export_cmd(path: str) -> None:
             write_private(Path(path), text)
         except WhiteboardError as exc:
             raise click.ClickException(exc.message) from None
-        click.echo(f"Exported {len(memories)} memories to {path}.", err=True)
+        click.echo(f"Exported {len(document['memories'])} memories to {path}.", err=True)
     for d in damaged:
         click.echo(f"warning: memory {d.memory_id} was not exported: {d.problem}", err=True)
 
@@ -234,10 +229,10 @@ def import_cmd(path: str) -> None:
     from tqdm import tqdm
 
     with vault_service() as service:
-        memories = transfer.parse(raw)
+        memories = service.read_export(raw)
         with tqdm(total=len(memories), unit="memory", disable=len(memories) < PROGRESS_FROM,
                   file=sys.stderr) as bar:
-            added, updated, unchanged = transfer.import_memories(service, memories, progress=bar.update)
+            added, updated, unchanged = service.import_memories(memories, progress=bar.update)
     click.echo(f"Imported: {added} added, {updated} updated, {unchanged} unchanged.")
 
 

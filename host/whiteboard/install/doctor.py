@@ -171,21 +171,17 @@ def diagnose_profile(user_data_dir: Path, origin: str, timeout: float = 10.0) ->
 def check_embedding_model() -> Check:
     """Semantic recall needs the bundled model (or a configured /v1/embeddings endpoint);
     without it recall still works, by full text: a warning, not a failure."""
-    from ..memory.meaning.embed import ENV_BASE_URL, ENV_MODEL, config_from_env
+    from ..memory import hub
 
-    if os.environ.get(ENV_MODEL):  # as hub.load_embedder decides
-        config = config_from_env()
-        if config is not None:
-            return Check(True, f"semantic recall: the /v1/embeddings endpoint ({config.model}) replaces the bundled "
-                               "model")
-        return Check(None, f"semantic recall: {ENV_MODEL} is set but no embeddings base URL is known, so the bundled "
-                           "model is used instead", f"Set {ENV_BASE_URL} (or configure a chat model with a base URL), "
-                           f"or unset {ENV_MODEL}")
-    from ..memory.meaning import embedder
-
-    model = embedder.local_embedder()
+    config, problem, fix = hub.embedding_endpoint()
+    if config is not None:
+        return Check(True, f"semantic recall: the /v1/embeddings endpoint ({config.model}) replaces the bundled "
+                           "model")
+    if problem is not None:
+        return Check(None, f"semantic recall: {problem}, so the bundled model is used instead", fix)
+    model, load_error = hub.bundled_embedder()
     if model is None:
-        return Check(None, f"semantic recall is off: {embedder.load_error}; long-term memory recall uses full text "
+        return Check(None, f"semantic recall is off: {load_error}; long-term memory recall uses full text "
                            "only, and extraction the rules alone", "Nothing to do on this platform; or set "
                            "WHITEBOARD_EMBED_MODEL to use an embeddings endpoint for recall (docs/memory.md)")
     if model.adapter is None:

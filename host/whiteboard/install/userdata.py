@@ -12,21 +12,18 @@ from pathlib import Path
 
 from ..config import config_dir
 from ..files import remove_empty_dir
-from ..memory.store.settings import SETTINGS_FILE as MEMORY_SETTINGS_FILE
+from ..memory.hub import memory_files
 from ..server.control import SOCKET_GLOB, pid_alive, runtime_dir
 from ..settings_store import SETTINGS_FILE as MODEL_SETTINGS_FILE
 from ..settings_store import default_paths
 from ..sites import SITES_FILE
 
-SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
-
 
 def user_files() -> list[Path]:
     """The vault (and SQLite's side files), the key, the settings: those that exist."""
-    vault, key = default_paths()
     settings = config_dir()
-    candidates = [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES), key,
-                  settings / MODEL_SETTINGS_FILE, settings / MEMORY_SETTINGS_FILE, settings / SITES_FILE]
+    candidates = [*memory_files(settings), default_paths()[1], settings / MODEL_SETTINGS_FILE,
+                  settings / SITES_FILE]
     return [p for p in candidates if p.exists()]
 
 

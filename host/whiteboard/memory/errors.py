@@ -19,6 +19,17 @@ class MemoryDamaged(Unavailable):
         self.problem = problem
 
 
+class MemoryBusy(Unavailable):
+    """The service stayed held (an import, a wipe, the vault opening) past a send's short
+    wait (MemoryService.turn): the send goes on without memories."""
+
+    reason = "busy"
+
+    def __init__(self):
+        super().__init__("long-term memory is busy (an import, a wipe or the vault opening); "
+                         "this send goes without memories")
+
+
 class MemoryChanged(BadRequest):
     """A change based on a revision of a memory that another process or window has changed
     since: nothing was done; the caller reloads the memory and decides again."""

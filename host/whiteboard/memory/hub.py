@@ -1,5 +1,12 @@
-"""The memory service of a host process: created once per App, on first use, with the
-extraction scheduler wired to the App's sessions and the embedding model."""
+"""The memory package's face for the host and the CLI, with service.py: one memory service
+per host process (created on first use, its extraction scheduler wired to the App's
+sessions and the embedding model), the chat flow's calls into it, and what only the layers
+above the service know (accepting a suggestion goes through extraction's decisions; which
+embedding model recall uses; memory's files on disk).
+
+Nothing here loads memory's code until it is called: a host whose user never turns
+long-term memory on imports none of it (design §1).
+"""
 
 from __future__ import annotations
 
@@ -9,25 +16,50 @@ import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the service and its extractors load numpy and the vault: only when memory is used
+    from pathlib import Path
+
+    from .model import Memory
+    from .recall.recall import RecallResult
     from .service import MemoryService
 
 _lock = threading.Lock()
 log = logging.getLogger("whiteboard.memory")
 
 
+def embedding_endpoint():
+    """(config, None, None) when WHITEBOARD_EMBED_MODEL names an /v1/embeddings endpoint, which
+    then replaces the bundled model for recall; (None, problem, fix) when it is set but cannot
+    be used, and the bundled model is used instead; (None, None, None) when it is not set."""
+    from .meaning.embed import ENV_BASE_URL, ENV_MODEL, config_from_env
+
+    if not os.environ.get(ENV_MODEL):
+        return None, None, None
+    config = config_from_env()
+    if config is None:
+        return (None, f"{ENV_MODEL} is set but no embeddings base URL is known",
+                f"Set {ENV_BASE_URL} (or configure a chat model with a base URL), or unset {ENV_MODEL}")
+    return config, None, None
+
+
+def bundled_embedder():
+    """(the bundled embedding model, None), or (None, why it does not load)."""
+    from .meaning import embedder
+
+    model = embedder.local_embedder()
+    return model, (embedder.load_error if model is None else None)
+
+
 def load_embedder():
     """The /v1/embeddings endpoint when one is configured (it replaces the bundled model),
     else the bundled model; None when neither is there. Runs on the indexer's thread."""
-    if os.environ.get("WHITEBOARD_EMBED_MODEL"):
-        from .meaning.embed import ENV_MODEL, RemoteEmbedder, config_from_env
+    config, problem, _ = embedding_endpoint()
+    if config is not None:
+        from .meaning.embed import RemoteEmbedder
 
-        config = config_from_env()
-        if config is not None:
-            return RemoteEmbedder(config)
-        log.warning("%s is set but no embeddings base URL is known: the bundled model is used", ENV_MODEL)
-    from .meaning.embedder import local_embedder
-
-    return local_embedder()
+        return RemoteEmbedder(config)
+    if problem is not None:
+        log.warning("%s: the bundled model is used", problem)
+    return bundled_embedder()[0]
 
 
 def service_for(app) -> MemoryService:
@@ -58,3 +90,69 @@ def open_at_start(app) -> None:
         service.ready()
     except Exception as exc:  # noqa: BLE001 - memory.* requests report it to the user
         log.error("the memory vault could not be opened at start (%s)", type(exc).__name__)
+
+
+# ---- the chat flow (actions/chat.py) ------------------------------------------------------
+
+
+def recall_for_send(app, site: str, draft: str, room: int | None = None, key: str | None = None) -> RecallResult:
+    """What to append to a draft being sent on `site` (MemoryService.for_send): empty unless
+    long-term memory is on (and not paused) there. Never raises: a problem, or the memory
+    service busy for longer than MEMORY_WAIT, gives an empty result with a note, and the
+    send goes on. Counts no usage: the caller does, once the block really goes (count_use)."""
+    from ..protocol.errors import WhiteboardError
+    from .recall.recall import RecallResult
+
+    try:
+        service = app.memory
+        if not service.sites.get(site).memory_on:
+            return RecallResult()
+        return service.for_send(app.tokens, draft, room, key)
+    except WhiteboardError as exc:
+        log.warning("recall skipped: %s", type(exc).__name__)
+        return RecallResult(note=exc.message)
+    except Exception as exc:  # noqa: BLE001 - a bug in recall must not cost the send (its text is not logged)
+        log.error("recall failed: %s", type(exc).__name__)
+        return RecallResult(note=f"recall failed ({type(exc).__name__}); sent without memories")
+
+
+def count_use(app, memory_ids: list[str]) -> None:
+    """Memories that went with a send: their usage count and last use are queued for a
+    background thread (design §5), off the send path."""
+    if memory_ids:
+        app.memory.usage.record(memory_ids)
+
+
+def note_message(app, key: str, site: str) -> None:
+    """Call on every captured chat message: (re)starts the conversation's extraction timer
+    when the site has long-term memory on. Never raises."""
+    from ..protocol.errors import WhiteboardError
+
+    try:
+        app.memory.extractor.note_message(key, site)
+    except WhiteboardError as exc:
+        log.warning("extraction timer not started: %s", type(exc).__name__)
+
+
+# ---- for the CLI and the installer ---------------------------------------------------------
+
+
+def accept(service: MemoryService, suggestion_id: str, text: str | None = None,
+           type_: str | None = None) -> Memory:
+    """The user keeps a suggestion (maybe edited) where no host's extractor runs (the CLI):
+    the same ADD / UPDATE / NOOP decision as any fact (extract/conversation.py)."""
+    from .extract.conversation import accept as accept_suggestion
+
+    return accept_suggestion(service, suggestion_id, text, type_)
+
+
+def memory_files(config_dir: Path) -> list[Path]:
+    """Long-term memory's own files on disk, whether they exist or not: the vault with
+    SQLite's side files, and the memory settings in `config_dir`. (The key is
+    settings_store.py's: the model settings are encrypted with it too.)"""
+    from ..settings_store import default_paths
+    from .store.settings import SETTINGS_FILE
+    from .store.vault import SQLITE_SIDE_FILES
+
+    vault = default_paths()[0]
+    return [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES), config_dir / SETTINGS_FILE]

@@ -1,5 +1,7 @@
 """The memory service: one vault, its RAM index, usage and settings, shared by the host's
-actions, the chat flow (recall.py) and the CLI.
+actions, the chat flow (hub.py) and the CLI. With hub.py it is the memory package's one
+face: what the actions and the CLI ask of memory (search, recall, a send's memories, a
+draft's meaning, export and import) are its methods; the parts below it are its own.
 
 The vault opens on first use. Until a memory is written nothing is created on disk. A
 key that is missing or wrong makes every memory call fail with that reason (and retry
@@ -16,21 +18,31 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .. import text as T
+from ..privacy import REDACTED
 from ..protocol.errors import BadRequest, NotFound
 from ..settings_store import default_paths
 from ..sites import SiteStore
-from .errors import MemoryChanged, MemoryDamaged
+from .errors import MemoryBusy, MemoryChanged, MemoryDamaged
 from .meaning.vectors import MeaningIndexer
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
+from .recall import recall as recalling
 from .recall.index import MemoryIndex
+from .store import transfer
 from .store.settings import MemorySettingsStore
 from .store.usage import UsageRecorder
 from .store.vault import DuplicateText, RevisionConflict, Vault, vault_exists
 
+if TYPE_CHECKING:
+    from ..tokens import TokenCounter
+
 log = logging.getLogger("whiteboard.memory")
+# How long a send (its preview, a draft's meaning) waits for the service: longer than a write
+# of usage counts or an extracted memory takes, far shorter than an import, a wipe or opening a
+# large vault, which hold it for seconds: the send then goes on without memories.
+MEMORY_WAIT = 0.1
 
 
 class MemoryService:
@@ -243,6 +255,100 @@ class MemoryService:
             self._data_version = vault.data_version()
             self._meanings_changed()
             return n
+
+    # ---- search, recall and a send's memories -------------------------------------------
+
+    @contextmanager
+    def turn(self, wait: float = MEMORY_WAIT) -> Iterator[MemoryService]:
+        """The service held for one send's recall, waited for at most `wait` seconds:
+        MemoryBusy if another thread holds it longer. Everything that changes the vault or its
+        index holds the same lock, so nothing inside waits on another."""
+        if not self.lock.acquire(timeout=wait):
+            raise MemoryBusy()
+        try:
+            yield self
+        finally:
+            self.lock.release()
+
+    def search(self, query: str, limit: int) -> list[Memory]:
+        """Memories whose words match `query`, best first (the memory page's and the CLI's search)."""
+        self.ready()
+        return [h.memory for h in self.index.search(query, limit=limit)]
+
+    def recall(self, tokens: TokenCounter, query: str, limit: int = 5) -> recalling.RecallResult:
+        """The memories recall picks for `query`, and their block (memory.recall): a search
+        or a preview, so no use is counted."""
+        return recalling.recall(self, tokens, query, limit)
+
+    def for_send(self, tokens: TokenCounter, draft: str, room: int | None = None,
+                 key: str | None = None) -> recalling.RecallResult:
+        """What a send of `draft` carries (recall.send_memories: the pinned memories within the
+        stored cap, then those recalled, all within `room`); `key`, the tab whose draft may be
+        embedded already. MemoryBusy when the service stays held past MEMORY_WAIT."""
+        pinned_cap = self.settings.load().pinned_tokens
+        with self.turn():
+            return recalling.send_memories(self, tokens, draft, pinned_cap, room, key)
+
+    def pinned_left_out(self, tokens: TokenCounter) -> tuple[int, list[Memory]]:
+        """The pinned memories' token cap, and the pinned memories that do not fit it (never sent)."""
+        cap = self.settings.load().pinned_tokens
+        pinned = self.pinned()
+        sent = {m.id for m in recalling.fit_pinned(pinned, tokens, cap)}
+        return cap, [m for m in pinned if m.id not in sent]
+
+    def offer_draft(self, key: str, draft: str) -> str:
+        """chat.draft's state for the tab's draft as typing pauses: "empty" (nothing is left
+        once blocks and secrets go; the tab's vector goes too), "busy" (answered at once, no
+        worker waits for the vault), "off" (recall would not compare meanings), else what the
+        drafts' own thread does with it (meaning/drafts.py)."""
+        text = recalling.draft_query(draft)
+        if not text.replace(REDACTED, "").strip():
+            self.forget_draft(key)
+            return "empty"
+        meanings = self.meanings
+        embedder = meanings.embedder if meanings is not None else None
+        try:
+            with self.turn():
+                ready = self.ready()
+        except MemoryBusy:
+            return "busy"
+        if embedder is None or not ready or not len(meanings.vectors):
+            return "off"
+        return meanings.drafts.offer(key, text, embedder.model_id)
+
+    def forget_draft(self, key: str | None = None, sent: bool = False) -> None:
+        """Drop the vector of the tab's draft (every tab's when `key` is None): it was `sent`,
+        or the tab closed or left its site, or nothing is left of it."""
+        if self.meanings is not None:
+            if key is None:
+                self.meanings.drafts.clear()
+            else:
+                self.meanings.drafts.drop(key, sent)
+
+    # ---- export and import (the document: store/transfer.py) ------------------------------
+
+    def export(self, memories: list[Memory] | None = None) -> dict:
+        """The export document of `memories`; of every memory, oldest first, by default."""
+        return transfer.document(self._oldest_first() if memories is None else memories)
+
+    def export_page(self, offset: int) -> tuple[dict, int, int | None]:
+        """The export document's page from `offset` (a message to the browser is at most
+        1 MiB), how many memories there are, and the next page's offset (None: the last)."""
+        memories = self._oldest_first()
+        document, next_offset = transfer.page(memories, offset)
+        return document, len(memories), next_offset
+
+    def read_export(self, raw: object) -> list[Memory]:
+        """An export document checked whole, nothing stored: BadRequest naming the first problem."""
+        return transfer.parse(raw)
+
+    def import_memories(self, memories: list[Memory],
+                        progress: Callable[[int], None] | None = None) -> tuple[int, int, int]:
+        """(added, updated, unchanged): all of `memories` stored in one transaction, or none."""
+        return transfer.import_memories(self, memories, progress=progress)
+
+    def _oldest_first(self) -> list[Memory]:
+        return sorted(self.list(), key=lambda m: (m.created_at, m.id))
 
     # ---- suggestions (never in the index: never recalled, sent or pinned) ------------------
 

@@ -26,8 +26,16 @@ MAX_UTC_OFFSET = timedelta(hours=18)
 _FIRST = datetime.fromtimestamp(MIN_UNIX_SECONDS, UTC)
 _LAST = datetime.fromtimestamp(MAX_UNIX_SECONDS, UTC)
 
+# The memory settings (memory.settings, `whiteboard memories pinned-tokens`, memory.json): the
+# pinned memories' token cap in one send, and the confidence under which an extracted fact
+# waits as a suggestion; below the extraction floor (memory/extract/extract.py) it would mean nothing.
+MAX_PINNED_TOKENS = 2000
+MIN_SUGGEST_BELOW = 0.5
+
 UnixSeconds = Annotated[float, Field(ge=MIN_UNIX_SECONDS, le=MAX_UNIX_SECONDS, allow_inf_nan=False)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+PinnedTokens = Annotated[int, Field(ge=0, le=MAX_PINNED_TOKENS)]
+SuggestBelow = Annotated[float, Field(ge=MIN_SUGGEST_BELOW, le=1.0)]
 
 
 def _in_range(value: datetime) -> datetime:

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 
 from ... import text as T
+from ...blocks import strip_blocks
 from ...privacy import redact
 from ..model import MAX_TEXT_CHARS
-from ..recall.inject import strip_blocks
 from .candidate import Candidate
 from .rules import (
     CJK_COMPILED,

@@ -1,24 +1,18 @@
-"""The injection block of design §5, and stripping it from captured turns.
+"""The memories' block of design §5 (`[Whiteboard context ...]`), one line per memory.
 
-Captured user turns are stripped before anything is stored or extracted, so
-memories never feed on themselves.
+Its framing, and stripping every Whiteboard block from captured turns (so memories
+never feed on themselves), are whiteboard/blocks.py's.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from ...blocks import fence
 
 HEADER = "[Whiteboard context · {n} {noun}]"
 FOOTER = "(Background about me. Answer the question directly; use it only where relevant.)"
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-# From a line of three dashes opening a Whiteboard block to its closing dashes (or the end).
-# Blank lines may sit between the dashes and the header: some sites render paragraphs so.
-# The newlines before a block go too, but in strip_blocks: a leading `\n*` here was tried
-# from every newline of a run, and 60,000 newlines took 16 s (issue 20).
-_BLOCK = re.compile(r"^---[ \t]*\n(?:[ \t]*\n)*\[Whiteboard (?:context|selection|background)[^\n]*\]"
-                    r".*?(?:^---[ \t]*$|\Z)\n?", re.MULTILINE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -37,14 +31,5 @@ def format_block(lines: list[BlockLine]) -> str:
         return ""
     noun = "memory" if len(lines) == 1 else "memories"
     body = "\n".join(format_line(line) for line in lines)
-    return f"---\n{HEADER.format(n=len(lines), noun=noun)}\n{body}\n{FOOTER}\n---"
+    return fence(HEADER.format(n=len(lines), noun=noun), f"{body}\n{FOOTER}")
 
-
-def strip_blocks(text: str) -> str:
-    """The text with every Whiteboard block removed (context, selection or background)."""
-    kept, end = [], 0
-    for block in _BLOCK.finditer(text):
-        kept.append(text[end:block.start()].rstrip("\n"))
-        end = block.end()
-    kept.append(text[end:])
-    return "".join(kept).rstrip()

@@ -11,59 +11,31 @@ other memories or their number: a request unrelated to every memory injects noth
 any vault. Memories not yet embedded, a draft not embedded within its deadline, or no
 model at all: full text alone (`method` says which, `note` why).
 
-For the chat flow (actions/chat.py): `recall_for_send` (empty unless the site opted in;
-never raises, never waits long for the vault: `memory_turn`), `count_use` (usage of the
-memories a send really carried) and `note_message` (restarts the site's 30 s extraction
-timer).
+A send's memories (`send_memories`: the pinned ones, then those recalled) are asked for
+through the service (MemoryService.for_send), which holds the vault for them; the chat
+flow's calls are memory/hub.py's.
 """
 
 from __future__ import annotations
 
-import contextlib
-import logging
 from dataclasses import dataclass
 from datetime import datetime
 
 from ... import text as T
+from ...blocks import strip_blocks
 from ...privacy import redact
-from ...protocol.errors import Unavailable, WhiteboardError
 from ..model import Memory
-from .inject import BlockLine, format_block, format_line, strip_blocks
+from .inject import BlockLine, format_block, format_line
 
-log = logging.getLogger("whiteboard.memory.recall.recall")
 # Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) were chosen on
 # LoCoMo conversation 5 before it was kept to benchmarking only; not chosen again on our own
 # data, which has no set where full text and meanings compete (docs/memory.md, "Training").
 RRF_K = 5
 MEANING_WEIGHT = 1.5
-# How long a send (or its preview) waits for the memory service: longer than a write of
-# usage counts or an extracted memory takes, far shorter than an import, a wipe or opening a
-# large vault, which hold it for seconds: the send then goes on without memories.
-MEMORY_WAIT = 0.1
 # Pinned memories tried per send, however many there are: at the largest pinned cap (2000
 # tokens) fewer lines than this fit; and no line is shorter than LINE_TOKENS_MIN.
 PINNED_TRIED = 256
 LINE_TOKENS_MIN = 5
-
-
-class MemoryBusy(Unavailable):
-    def __init__(self):
-        super().__init__("long-term memory is busy (an import, a wipe or the vault opening); "
-                         "this send goes without memories")
-        self.reason = "busy"
-
-
-@contextlib.contextmanager
-def memory_turn(service, wait: float = MEMORY_WAIT):
-    """The memory service held for one send's recall, waited for at most `wait` seconds:
-    MemoryBusy if another thread holds it longer. Everything that changes the vault or its
-    index holds the same lock, so nothing inside waits on another."""
-    if not service.lock.acquire(timeout=wait):
-        raise MemoryBusy()
-    try:
-        yield service
-    finally:
-        service.lock.release()
 
 
 @dataclass(frozen=True)
@@ -221,40 +193,3 @@ def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None
         if room is None or cost <= room:
             return RecallResult((*pinned, *recalled), block, cost, found.method, found.note, tuple(lines), len(pinned))
     return RecallResult(method=found.method, note=found.note)
-
-
-def recall_for_send(app, site: str, draft: str, room: int | None = None, key: str | None = None) -> RecallResult:
-    """What to append to a draft being sent on `site` (send_memories): empty unless
-    long-term memory is on (and not paused) there. Never raises: a problem, or the memory
-    service busy for longer than MEMORY_WAIT, gives an empty result with a note, and the
-    send goes on. Counts no usage: the caller does, once the block really goes (count_use)."""
-    try:
-        service = app.memory
-        if not service.sites.get(site).memory_on:
-            return RecallResult()
-        pinned_cap = service.settings.load().pinned_tokens
-        with memory_turn(service):
-            result = send_memories(service, app.tokens, draft, pinned_cap, room, key)
-    except WhiteboardError as exc:
-        log.warning("recall skipped: %s", type(exc).__name__)
-        return RecallResult(note=exc.message)
-    except Exception as exc:  # noqa: BLE001 - a bug in recall must not cost the send (its text is not logged)
-        log.error("recall failed: %s", type(exc).__name__)
-        return RecallResult(note=f"recall failed ({type(exc).__name__}); sent without memories")
-    return result
-
-
-def count_use(app, memory_ids: list[str]) -> None:
-    """Memories that went with a send: their usage count and last use are queued for a
-    background thread (design §5), off the send path."""
-    if memory_ids:
-        app.memory.usage.record(memory_ids)
-
-
-def note_message(app, key: str, site: str) -> None:
-    """Call on every captured chat message: (re)starts the conversation's extraction timer
-    when the site has long-term memory on. Never raises."""
-    try:
-        app.memory.extractor.note_message(key, site)
-    except WhiteboardError as exc:
-        log.warning("extraction timer not started: %s", type(exc).__name__)

@@ -10,15 +10,14 @@ from pathlib import Path
 
 from ...config import config_dir
 from ...files import atomic_write, unwritable
+from ...protocol.bounds import MAX_PINNED_TOKENS, MIN_SUGGEST_BELOW
 from ...protocol.errors import BadRequest, Unavailable
 
 SETTINGS_FILE = "memory.json"
 PINNED_TOKENS = 120  # default: a few short standing instructions
-MAX_PINNED_TOKENS = 2000
 # Extracted facts at or above this confidence are kept; below it (down to the extraction
-# floor) they wait as suggestions the user accepts or discards on the memory page.
+# floor, MIN_SUGGEST_BELOW) they wait as suggestions the user accepts or discards on the memory page.
 SUGGEST_BELOW = 0.7
-MIN_SUGGEST_BELOW = 0.5  # the extraction floor (extract.AUTOMATIC/MANUAL): lower would mean nothing
 
 
 @dataclass(frozen=True)

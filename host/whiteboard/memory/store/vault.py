@@ -41,6 +41,7 @@ from .suggestions import SuggestionRows
 
 log = logging.getLogger("whiteboard.memory")
 
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")  # next to the vault file, while SQLite writes or after a crash
 KEY_CHECK_PLAIN = b"whiteboard vault key check v1"
 KEY_CHECK_AAD = b"whiteboard:vault:key_check"
 _COLUMNS = "id, type, site, confidence, created_at, updated_at, usage_count, last_used_at, rev, pinned_at, content"

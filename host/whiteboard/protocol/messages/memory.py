@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StringConstraints
 
-from ..bounds import Count
+from ..bounds import Count, PinnedTokens, SuggestBelow
 from .base import Reply, Request
 from .core import SessionKey
 
@@ -230,8 +230,8 @@ class MemorySettingsRequest(Request):
     """Read (no field) or change the memory settings shared by every browser and the CLI."""
     reply_model = "MemorySettingsReply"
     type: Literal["memory.settings"]
-    pinned_tokens: Annotated[int, Field(ge=0, le=2000)] | None = None
-    suggest_below: Annotated[float, Field(ge=0.5, le=1.0)] | None = None
+    pinned_tokens: PinnedTokens | None = None
+    suggest_below: SuggestBelow | None = None
 
 
 class MemorySettingsReply(Reply):
