@@ -16,6 +16,7 @@ from whiteboard.memory.extract.extract import AUTOMATIC, MANUAL, rule_extract
 from whiteboard.memory.extract.model_extract import model_from
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.store.settings import SUGGEST_BELOW
+from whiteboard.protocol.bounds import MIN_SUGGEST_BELOW
 from whiteboard.sessions.store import SessionStore
 from whiteboard.sites import SiteStore
 
@@ -71,6 +72,11 @@ def test_hedged_facts_fall_under_the_keep_threshold():
     [fact] = rule_extract(["I think I like Rust."], AUTOMATIC)
     assert fact.text == "Likes Rust" and fact.confidence < SUGGEST_BELOW  # a suggestion, not a memory
     assert rule_extract(["I like Rust."], AUTOMATIC)[0].confidence >= SUGGEST_BELOW
+
+
+def test_the_lowest_suggest_below_is_the_extraction_floor():
+    """Below the floor no fact is extracted at all, so a lower setting would mean nothing."""
+    assert AUTOMATIC.min_confidence == MANUAL.min_confidence == MIN_SUGGEST_BELOW
 
 
 def test_restated_facts_merge_and_grow_surer_and_the_cap_holds():

@@ -245,8 +245,9 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
     enabled = site is not None and app.sites.get(site).memory_on
     if not enabled:
         return chat.ChatPreviewReply(enabled=False, memories=[], block="", tokens=0)
+    service = app.memory
     try:  # busy for a send is busy for its preview: say so, as it is
-        result = app.memory.for_send(app.tokens, req.draft, key=req.key)
+        result = service.for_send(app.tokens, req.draft, key=req.key)
     except WhiteboardError as exc:  # the same failure a send would skip over, said here
         return chat.ChatPreviewReply(enabled=True, memories=[], block="", tokens=0, note=exc.message)
     memories = [chat.PreviewMemory(memory_id=m.id, type=m.type, text=m.text, pinned=m.pinned)
@@ -260,7 +261,8 @@ def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
     """The tab's draft as typing pauses: embedded on the drafts' own thread (memory/meaning/drafts.py,
     capped per tab, in all and in CPU), its vector kept in RAM for this tab's next send.
     Records nothing: no session message, no log line, nothing on disk. A vault busy with an
-    import, a wipe or its opening answers "busy" at once rather than hold a worker for it."""
+    import, a wipe or its opening answers "busy" within MEMORY_WAIT (100 ms) rather than hold a
+    worker for it."""
     app = ctx.app
     if not memory_on(app, req.key):
         app.forget_draft(req.key)

@@ -46,7 +46,7 @@ def line(m: Memory) -> str:
 
 
 def as_json(service: MemoryService, memories: list[Memory]) -> str:
-    """The memories as the export document writes them."""
+    """The memories as the export document writes them (no open vault needed)."""
     return json.dumps(service.export(memories)["memories"], ensure_ascii=False, indent=2)
 
 
@@ -65,7 +65,7 @@ def list_cmd(type_: str | None, site: str | None, json_out: bool) -> None:
     with vault_service() as service:
         memories = service.list(type_, site)
         damaged = service.damaged_rows()
-        click.echo(as_json(service, memories) if json_out else "\n".join(line(m) for m in memories) or "No memories.")
+    click.echo(as_json(service, memories) if json_out else "\n".join(line(m) for m in memories) or "No memories.")
     for d in damaged:
         click.echo(f"warning: memory {d.memory_id} cannot be read: {d.problem}", err=True)
 
@@ -78,7 +78,7 @@ def search_cmd(query: str, limit: int, json_out: bool) -> None:
     """Memories matching QUERY, best first (full-text, as recall ranks them)."""
     with vault_service() as service:
         found = service.search(query, limit)
-        click.echo(as_json(service, found) if json_out else "\n".join(line(m) for m in found) or "Nothing found.")
+    click.echo(as_json(service, found) if json_out else "\n".join(line(m) for m in found) or "Nothing found.")
 
 
 @memories_group.command("show")
@@ -153,7 +153,8 @@ def pin_cmd(memory_id: str) -> None:
     the pinned token cap: `whiteboard memories pinned-tokens`)."""
     with vault_service() as service:
         click.echo(line(service.update(memory_id, pinned=True)))
-        _report_pinned(service)
+        cap, left_out = service.pinned_left_out(TokenCounter().load_now())
+    _report_pinned(cap, left_out)
 
 
 @memories_group.command("unpin")
@@ -169,13 +170,13 @@ def unpin_cmd(memory_id: str) -> None:
 def pinned_tokens_cmd(tokens: int | None) -> None:
     """Show or set the token cap of the pinned memories in one send (0: none are sent)."""
     with vault_service() as service:
-        settings = service.settings.update(pinned_tokens=tokens)
-        click.echo(f"Pinned memories get up to {settings.pinned_tokens} tokens per send.")
-        _report_pinned(service)
+        service.settings.update(pinned_tokens=tokens)
+        cap, left_out = service.pinned_left_out(TokenCounter().load_now())
+    click.echo(f"Pinned memories get up to {cap} tokens per send.")
+    _report_pinned(cap, left_out)
 
 
-def _report_pinned(service: MemoryService) -> None:
-    cap, left_out = service.pinned_left_out(TokenCounter().load_now())
+def _report_pinned(cap: int, left_out: list[Memory]) -> None:
     for m in left_out:
         click.echo(f"warning: pinned memory {m.id} does not fit the {cap}-token cap and is not sent", err=True)
 

@@ -21,8 +21,9 @@ from ..sites import SITES_FILE
 
 def user_files() -> list[Path]:
     """The vault (and SQLite's side files), the key, the settings: those that exist."""
+    vault_files, memory_settings = memory_files()
     settings = config_dir()
-    candidates = [*memory_files(settings), default_paths()[1], settings / MODEL_SETTINGS_FILE,
+    candidates = [*vault_files, default_paths()[1], settings / MODEL_SETTINGS_FILE, memory_settings,
                   settings / SITES_FILE]
     return [p for p in candidates if p.exists()]
 

@@ -30,10 +30,10 @@ def embedding_endpoint():
     """(config, None, None) when WHITEBOARD_EMBED_MODEL names an /v1/embeddings endpoint, which
     then replaces the bundled model for recall; (None, problem, fix) when it is set but cannot
     be used, and the bundled model is used instead; (None, None, None) when it is not set."""
+    if not os.environ.get("WHITEBOARD_EMBED_MODEL"):  # the endpoint's client (httpx) loads only when named
+        return None, None, None
     from .meaning.embed import ENV_BASE_URL, ENV_MODEL, config_from_env
 
-    if not os.environ.get(ENV_MODEL):
-        return None, None, None
     config = config_from_env()
     if config is None:
         return (None, f"{ENV_MODEL} is set but no embeddings base URL is known",
@@ -146,13 +146,13 @@ def accept(service: MemoryService, suggestion_id: str, text: str | None = None,
     return accept_suggestion(service, suggestion_id, text, type_)
 
 
-def memory_files(config_dir: Path) -> list[Path]:
+def memory_files() -> tuple[list[Path], Path]:
     """Long-term memory's own files on disk, whether they exist or not: the vault with
-    SQLite's side files, and the memory settings in `config_dir`. (The key is
-    settings_store.py's: the model settings are encrypted with it too.)"""
+    SQLite's side files, and the memory settings file. (The key is settings_store.py's: the
+    model settings are encrypted with it too.)"""
     from ..settings_store import default_paths
-    from .store.settings import SETTINGS_FILE
+    from .store.settings import MemorySettingsStore
     from .store.vault import SQLITE_SIDE_FILES
 
     vault = default_paths()[0]
-    return [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES), config_dir / SETTINGS_FILE]
+    return [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES)], MemorySettingsStore().path

@@ -30,7 +30,6 @@ from .meaning.vectors import MeaningIndexer
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
 from .recall import recall as recalling
 from .recall.index import MemoryIndex
-from .store import transfer
 from .store.settings import MemorySettingsStore
 from .store.usage import UsageRecorder
 from .store.vault import DuplicateText, RevisionConflict, Vault, vault_exists
@@ -275,7 +274,7 @@ class MemoryService:
         self.ready()
         return [h.memory for h in self.index.search(query, limit=limit)]
 
-    def recall(self, tokens: TokenCounter, query: str, limit: int = 5) -> recalling.RecallResult:
+    def recall(self, tokens: TokenCounter, query: str, limit: int) -> recalling.RecallResult:
         """The memories recall picks for `query`, and their block (memory.recall): a search
         or a preview, so no use is counted."""
         return recalling.recall(self, tokens, query, limit)
@@ -298,9 +297,10 @@ class MemoryService:
 
     def offer_draft(self, key: str, draft: str) -> str:
         """chat.draft's state for the tab's draft as typing pauses: "empty" (nothing is left
-        once blocks and secrets go; the tab's vector goes too), "busy" (answered at once, no
-        worker waits for the vault), "off" (recall would not compare meanings), else what the
-        drafts' own thread does with it (meaning/drafts.py)."""
+        once blocks and secrets go; the tab's vector goes too), "busy" (the vault stayed held
+        past MEMORY_WAIT: the worker does not wait for an import or a wipe), "off" (recall
+        would not compare meanings), else what the drafts' own thread does with it
+        (meaning/drafts.py)."""
         text = recalling.draft_query(draft)
         if not text.replace(REDACTED, "").strip():
             self.forget_draft(key)
@@ -325,26 +325,34 @@ class MemoryService:
             else:
                 self.meanings.drafts.drop(key, sent)
 
-    # ---- export and import (the document: store/transfer.py) ------------------------------
+    # ---- export and import (the document: store/transfer.py, loaded when first used) --------
 
     def export(self, memories: list[Memory] | None = None) -> dict:
         """The export document of `memories`; of every memory, oldest first, by default."""
+        from .store import transfer
+
         return transfer.document(self._oldest_first() if memories is None else memories)
 
     def export_page(self, offset: int) -> tuple[dict, int, int | None]:
         """The export document's page from `offset` (a message to the browser is at most
         1 MiB), how many memories there are, and the next page's offset (None: the last)."""
+        from .store import transfer
+
         memories = self._oldest_first()
         document, next_offset = transfer.page(memories, offset)
         return document, len(memories), next_offset
 
     def read_export(self, raw: object) -> list[Memory]:
         """An export document checked whole, nothing stored: BadRequest naming the first problem."""
+        from .store import transfer
+
         return transfer.parse(raw)
 
     def import_memories(self, memories: list[Memory],
                         progress: Callable[[int], None] | None = None) -> tuple[int, int, int]:
         """(added, updated, unchanged): all of `memories` stored in one transaction, or none."""
+        from .store import transfer
+
         return transfer.import_memories(self, memories, progress=progress)
 
     def _oldest_first(self) -> list[Memory]:

@@ -50,7 +50,7 @@ class EmbedConfig:
 
 def config_from_env(env: Mapping[str, str] | None = None) -> EmbedConfig | None:
     """The endpoint the environment names; None when it names no model, or no base URL is
-    known for it (hub.load_embedder and doctor say so, each in its place)."""
+    known for it (hub.embedding_endpoint says so, for the host and for doctor)."""
     env = os.environ if env is None else env
     model = env.get(ENV_MODEL, "").strip()
     if not model:

@@ -1,6 +1,6 @@
 """Usage count and last use, recorded off the send path (design §5).
 
-recall_for_send only queues the ids; a worker thread writes them to the vault (a
+A send only queues the ids (hub.count_use); a worker thread writes them to the vault (a
 commit with fsync) and updates the in-RAM copies, so a send never waits on disk.
 """
 
