@@ -4,11 +4,11 @@
 // extension and browser versions. Never page text: the report holds none.
 const LABELS = { editor: "composer", sendButton: "send button", userMessage: "your messages", assistantMessage: "replies" };
 const $ = (id) => document.getElementById(id);
+const { listPhrase } = globalThis.Whiteboard.sites;
 
 // "your messages", "replies" -> "Your messages and replies".
 function phrase(roles) {
-  const labels = roles.map((role) => LABELS[role]);
-  const text = labels.length < 2 ? labels.join("") : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
+  const text = listPhrase(roles.map((role) => LABELS[role]), "and");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

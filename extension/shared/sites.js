@@ -37,11 +37,11 @@
   // (settings.sites: id -> boolean) other than `from`, in table order.
   const handoffTargets = (from, enabledSites) =>
     Object.keys(SITES).filter((id) => id !== from && (enabledSites?.[id] ?? SITES[id].enabled));
+  // Words as a phrase: listPhrase(["a", "b", "c"], "or") -> "a, b or c".
+  const listPhrase = (words, conjunction) =>
+    words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} ${conjunction} ${words.at(-1)}`;
   // The sites' labels as a phrase: labelList("or") -> "ChatGPT or Claude".
-  function labelList(conjunction) {
-    const labels = Object.values(SITES).map((site) => site.label);
-    return labels.length < 2 ? labels.join("") : `${labels.slice(0, -1).join(", ")} ${conjunction} ${labels.at(-1)}`;
-  }
+  const labelList = (conjunction) => listPhrase(Object.values(SITES).map((site) => site.label), conjunction);
 
-  W.sites = Object.freeze({ SITES, siteFor, allHosts, labelList, handoffTargets });
+  W.sites = Object.freeze({ SITES, siteFor, allHosts, labelList, listPhrase, handoffTargets });
 })();

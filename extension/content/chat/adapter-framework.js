@@ -36,7 +36,7 @@
     // composer area, else the page's.
     editorFor(element) {
       const area = structure.areaOf(element);
-      const near = area && all(area, this.sel.editor)[0];
+      const near = area && first(area, this.sel.editor);
       return this.seen.editor(near || this.findEditor()) || this.seen.editor(structure.editorNear(element), true);
     }
 
@@ -46,9 +46,11 @@
       return found || (editor ? structure.sendButtonNear(editor) : null);
     }
 
+    // Runs on every click on the page: one outside any button is nothing, found at once.
     sendButtonFrom(target) {
       const found = closest(target, this.sel.sendButton);
-      if (found || any(document, this.sel.sendButton) || this.isStreaming()) return found; // mid-reply: the stop button
+      if (found) return found;
+      if (!structure.inButton(target) || any(document, this.sel.sendButton) || this.isStreaming()) return null; // mid-reply: the stop button
       const editor = this.findEditor() || structure.editorNear(target);
       const button = editor && structure.sendButtonNear(editor);
       return button && button.contains(target) ? this.seen.sendButton(button, true) : null;
@@ -125,7 +127,9 @@
     recognition() {
       const roles = W.roles.report(this);
       const attached = roles.editor.status !== "missing";
-      return { state: attached ? "attached" : "unrecognised", site: this.site, turns: this.turns().length,
+      // Counted, not read: turns() would read every message's text again after each sync.
+      const turns = all(document, this.sel.userMessage).length + all(document, this.sel.assistantMessage).length;
+      return { state: attached ? "attached" : "unrecognised", site: this.site, turns,
                ...(attached ? {} : { detail: "no chat composer found on this page" }),
                roles, build: W.roles.buildId() };
     }

@@ -39,7 +39,9 @@
     if (!event.defaultPrevented) document.execCommand(command, false, data);
   }
 
-  // A new task, so an editor that renders its state asynchronously (Lexical) has done so.
+  // A new task (after pending microtasks such as MutationObserver callbacks, without the
+  // clamping setTimeout may add), so an editor that renders its state asynchronously
+  // (Lexical) has done so.
   function nextTask() {
     return new Promise((resolve) => {
       const channel = new MessageChannel();
@@ -70,5 +72,5 @@
     return same(readText(editor), text);
   }
 
-  W.editorInput = Object.freeze({ readText, replaceText, same });
+  W.editorInput = Object.freeze({ readText, replaceText, same, nextTask });
 })();

@@ -11,7 +11,7 @@
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.SendInterceptor) return;
-  const { readText, replaceText } = W.editorInput;
+  const { readText, replaceText, nextTask } = W.editorInput;
   // The draft already carries a block: the same opening the host strips (memory/recall/inject.py).
   const PREPARED = /^---[ \t]*\n(?:[ \t]*\n)*\[Whiteboard (?:context|selection|background)[^\n]*\]/m;
   const SEND_TIMEOUT_MS = 1000;
@@ -129,16 +129,6 @@
         this.replaying = false;
       }
     }
-  }
-
-  // A new task (after pending microtasks such as MutationObserver callbacks), without
-  // the clamping setTimeout may add.
-  function nextTask() {
-    return new Promise((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve();
-      channel.port2.postMessage(null);
-    });
   }
 
   function swallow(e) {

@@ -77,5 +77,8 @@
     return buttons.filter((b) => editor.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING).at(-1) || null;
   }
 
-  W.structure = Object.freeze({ editorAt, editorNear, sendButtonNear, areaOf, isShown: shown });
+  // Whether `node` is in a button at all: no structural send button can hold it otherwise.
+  const inButton = (node) => Boolean(elementOf(node)?.closest(BUTTON));
+
+  W.structure = Object.freeze({ editorAt, editorNear, sendButtonNear, areaOf, inButton, isShown: shown });
 })();
