@@ -18,6 +18,7 @@ from pathlib import Path
 from . import crypto
 from .config import config_dir, data_dir
 from .files import atomic_write, unwritable
+from .protocol.bounds import MAX_TIMEOUT_SECONDS
 from .protocol.errors import Unavailable
 
 SETTINGS_FILE = "llm.json"
@@ -86,7 +87,8 @@ class SettingsFile:
             wanted = (int, float) if name.endswith("_timeout") else bool if name == "allow_insecure" else str
             well_typed = isinstance(value, wanted) and (wanted is bool or not isinstance(value, bool))
             # A timeout as `update` allows it (NaN, 1e300 or 0 would hang or fail every call).
-            if value is not None and not (well_typed and (not name.endswith("_timeout") or 0 < value <= 3600)):
+            if value is not None and not (well_typed and (not name.endswith("_timeout")
+                                                          or 0 < value <= MAX_TIMEOUT_SECONDS)):
                 raise Unavailable(f"the model settings file {self.path} has a malformed {name}; "
                                   "set it again or reset with `whiteboard config clear`")
         return StoredSettings(**values)

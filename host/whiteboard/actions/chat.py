@@ -42,49 +42,41 @@ def memory_site(key: str) -> str | None:
         return None
 
 
-def memory_on(app, key: str) -> bool:
-    """Whether the key's site has long-term memory on and not paused; never raises. Every
-    chat reply says it: the site settings file is shared by all browsers' hosts, so a
-    browser's mirror of it may be out of date."""
+def memory_state(app, key: str) -> bool | None:
+    """Whether the key's site has long-term memory on and not paused, read once per request:
+    False for a key that names no site, None when the site settings file cannot be read.
+    Every chat reply says it (`memory_on`; off when unknown): the file is shared by all
+    browsers' hosts, so a browser's mirror of it may be out of date. Off loads none of
+    memory's code (design §1); unknown is left to the memory path, which reports it."""
     site = memory_site(key)
-    try:
-        return site is not None and app.sites.get(site).memory_on
-    except WhiteboardError:
+    if site is None:
         return False
-
-
-def memory_wanted(app, site: str) -> bool:
-    """False only when the site's settings say long-term memory is off or paused: then none
-    of memory's code is loaded for the send (design §1). An unreadable settings file is
-    left to the memory path, which reports it as before."""
     try:
         return app.sites.get(site).memory_on
     except WhiteboardError:
-        return True
+        return None
 
 
-def note_turn(app, key: str) -> None:
+def note_turn(app, key: str, state: bool | None) -> None:
     """A turn was recorded: on an opted-in site, its conversation's extraction timer (re)starts."""
-    site = memory_site(key)
-    if site is not None and memory_wanted(app, site):
+    if state is not False:
         from ..memory import hub
 
-        hub.note_message(app, key, site)
+        hub.note_message(app, key, memory_site(key))
 
 
-def memory_parts(app, req: chat.ChatPrepareSend, room: int) -> tuple[list[Block], str | None]:
+def memory_parts(app, req: chat.ChatPrepareSend, room: int, state: bool | None) -> tuple[list[Block], str | None]:
     """Long-term memories for this send (design §5), the pinned ones first: none unless the
     tab's site opted in and the user did not leave them out of this send; within the `room`
     left in the budget (recalled ones go first when it is short); and recall's note (why
     full text only, or none). Never fails the send, nor holds it up behind the vault
     (MemoryService.turn). The tab's draft vector (chat.draft) goes."""
-    site = memory_site(req.key)
-    if not req.memories or site is None or not memory_wanted(app, site):
+    if not req.memories or state is False:
         app.forget_draft(req.key, sent=True)
         return [], None
     from ..memory import hub
 
-    result = hub.recall_for_send(app, site, req.draft, room, key=req.key)
+    result = hub.recall_for_send(app, memory_site(req.key), req.draft, room, key=req.key)
     app.forget_draft(req.key, sent=True)
     if not result.block:
         return [], result.note
@@ -149,6 +141,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
     if not draft:
         raise BadRequest("draft: nothing to send once Whiteboard blocks are removed")
     filtered = redact(draft)
+    state = memory_state(app, req.key)
     app.tokens.wait_ready(5.0)  # exact counts for the budget (the byte estimate would starve it)
     budget = req.budget or app.config.limits.default_budget
     with app.sessions.lock:
@@ -163,7 +156,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
             recorded_seq = session.messages[-1].seq
         count = session.count
     if recorded_seq is not None:
-        note_turn(app, req.key)
+        note_turn(app, req.key, state)
 
     blocks: list[Block] = []
     remaining = budget
@@ -179,7 +172,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         if block is not None:
             blocks.append(block)
             remaining -= app.tokens.count(block.text)
-    memory_blocks, memory_note = memory_parts(app, req, remaining)
+    memory_blocks, memory_note = memory_parts(app, req, remaining, state)
     blocks.extend(memory_blocks)
 
     if req.answer_by is not None and time.time() > req.answer_by:
@@ -187,7 +180,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         with app.sessions.lock:
             session.pending_selections[:0] = pending
         return chat.ChatPrepareSendReply(text=draft, injected=False, parts=[], count=count,
-                                         redacted=filtered.count, late=True, memory_on=memory_on(app, req.key),
+                                         redacted=filtered.count, late=True, memory_on=state is True,
                                          memory_note=memory_note)
     used = [i for b in blocks for i in b.memory_ids]
     if used:  # only now: these go with the send
@@ -197,7 +190,7 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
     text = "\n\n".join([draft, *(b.text for b in blocks)])
     parts = [chat.InjectedPart(kind=b.kind, tokens=app.tokens.count(b.text), items=b.items) for b in blocks]
     return chat.ChatPrepareSendReply(text=text, injected=bool(blocks), parts=parts, count=count,
-                                     redacted=filtered.count, memory_on=memory_on(app, req.key),
+                                     redacted=filtered.count, memory_on=state is True,
                                      memory_note=memory_note)
 
 
@@ -230,9 +223,10 @@ def attach(req: chat.ChatAttach, ctx) -> chat.ChatAttachReply:
                 session = app.sessions.add(req.key, role, text, "chat", redacted=kinds)
                 recorded += 1
         count = session.count if session else 0
+    state = memory_state(app, req.key)
     if recorded:
-        note_turn(app, req.key)
-    return chat.ChatAttachReply(recorded=recorded, count=count, memory_on=memory_on(app, req.key))
+        note_turn(app, req.key, state)
+    return chat.ChatAttachReply(recorded=recorded, count=count, memory_on=state is True)
 
 
 @action(chat.ChatPreview, blocking=True)
@@ -264,7 +258,7 @@ def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
     import, a wipe or its opening answers "busy" within MEMORY_WAIT (100 ms) rather than hold a
     worker for it."""
     app = ctx.app
-    if not memory_on(app, req.key):
+    if memory_state(app, req.key) is not True:
         app.forget_draft(req.key)
         return chat.ChatDraftReply(state="off", memory_on=False)
     state = app.memory.offer_draft(req.key, req.draft)

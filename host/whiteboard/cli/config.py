@@ -15,6 +15,7 @@ from ..llm.layer import ModelLayer
 from ..llm.presets import PRESETS
 from ..llm.prompts import ping_messages
 from ..llm.settings import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, SettingsStore, resolve
+from ..protocol.bounds import MAX_TIMEOUT_SECONDS
 from ..protocol.errors import WhiteboardError
 from . import main
 
@@ -55,9 +56,9 @@ def show() -> None:
 @click.option("--model", help="Model name as the endpoint knows it.")
 @click.option("--api-key", "ask_key", is_flag=True, help="Prompt for the API key (hidden; stdin when piped).")
 @click.option("--clear-api-key", is_flag=True, help="Forget the stored API key.")
-@click.option("--read-timeout", type=click.FloatRange(0, 3600, min_open=True),
+@click.option("--read-timeout", type=click.FloatRange(0, MAX_TIMEOUT_SECONDS, min_open=True),
               help="Longest silence from the model, in seconds (default 60).")
-@click.option("--total-timeout", type=click.FloatRange(0, 3600, min_open=True),
+@click.option("--total-timeout", type=click.FloatRange(0, MAX_TIMEOUT_SECONDS, min_open=True),
               help="Longest whole request, in seconds (default 180).")
 @click.option("--allow-insecure", is_flag=True,
               help="Allow an http:// base URL to another computer: the API key and prompts go unencrypted.")

@@ -120,17 +120,18 @@ def install_command(browsers, system, extension_ids, no_next_steps):
             f"no supported browser found (looked for its command or app, and for {looked}).\n"
             "Install one, or name yours if it is elsewhere: whiteboard install --browser chrome")
     click.echo(f"Registering {HOST_NAME} ({target.scope}) with: {', '.join(BROWSERS[b].label for b in chosen)}")
+    # Named ids are exactly what is allowed (with the bundled id of a browser kind none is
+    # for); none named keeps what an earlier install allowed.
+    ids = with_bundled_ids(extension_ids)
     try:
-        # Named ids are exactly what is allowed (with the bundled id of a browser kind none is
-        # for); none named keeps what an earlier install allowed.
-        changes = install(target, chosen, with_bundled_ids(extension_ids), keep_allowed=not extension_ids)
+        changes = install(target, chosen, ids, keep_allowed=not extension_ids)
     except InstallError as exc:
         raise click.ClickException(str(exc)) from None
     _echo_changes(changes)
     wrote = any(c.action in ("created", "updated") for c in changes)
     click.echo("Done." if wrote else "Done: everything was already in place.")
     if not no_next_steps:
-        click.echo("\n" + next_steps(chosen, with_bundled_ids(extension_ids)))
+        click.echo("\n" + next_steps(chosen, ids))
 
 
 @main.command("uninstall")

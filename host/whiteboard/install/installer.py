@@ -52,9 +52,7 @@ def install(target: Target, browsers: list[str], extension_ids: list[str], *, ke
     try:
         # Keep callers the manifests of ours that this install does not rewrite still allow
         # (on Windows the Chrome family shares one file: the ids given now are its ids).
-        writing = {target.manifest_path(BROWSERS[b]) for b in browsers}
-        kept = set().union(*(origins_of(target.manifest_path(b), launcher, firefox=b.firefox)
-                             for b in BROWSERS.values() if target.manifest_path(b) not in writing))
+        kept = _allowed_now(target, skip={target.manifest_path(BROWSERS[b]) for b in browsers})
         action = _write_launcher(launcher, python or default_python(), sorted(kept | set(origins)))
         changes.append(Change("", action, "launcher", str(launcher)))
         if target.windows:
@@ -73,9 +71,10 @@ def install(target: Target, browsers: list[str], extension_ids: list[str], *, ke
     return changes
 
 
-def _allowed_now(target: Target) -> set[str]:
+def _allowed_now(target: Target, skip: set[Path] | frozenset[Path] = frozenset()) -> set[str]:
+    """The callers our manifests allow now (all but those at `skip`)."""
     return set().union(*(origins_of(target.manifest_path(b), target.launcher_path, firefox=b.firefox)
-                         for b in BROWSERS.values()))
+                         for b in BROWSERS.values() if target.manifest_path(b) not in skip))
 
 
 def _write_launcher(launcher: Path, python: str, origins: list[str]) -> str:

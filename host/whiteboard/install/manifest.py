@@ -14,11 +14,10 @@ from pathlib import Path
 
 from .. import HOST_NAME
 from ..files import atomic_write
-from ..server.origin import GECKO_ID_RE, is_firefox_caller
+from ..server.origin import CHROME_ORIGIN_RE, GECKO_ID_RE, is_firefox_caller
 
 DESCRIPTION = "Whiteboard: privacy-first memory for AI chats (local native host)"
 EXTENSION_ID_RE = re.compile(r"^[a-p]{32}$")
-ORIGIN_RE = re.compile(r"^chrome-extension://([a-p]{32})/$")
 BASE_FIELDS = ("name", "description", "path", "type")
 
 
@@ -50,7 +49,7 @@ def build_manifest(host_path: Path, origins: list[str], *, firefox: bool = False
     The path must be absolute: browsers refuse relative ones on Linux and macOS."""
     if not host_path.is_absolute():
         raise ValueError(f"host path {host_path} is not absolute")
-    bad = [o for o in origins if not (ORIGIN_RE.match(o) or is_firefox_caller(o))]
+    bad = [o for o in origins if not (CHROME_ORIGIN_RE.match(o) or is_firefox_caller(o))]
     if bad or not origins:
         raise ValueError("allowed origins must be chrome-extension://<id>/ values or Firefox add-on ids, "
                          f"got {bad or origins}")
@@ -107,7 +106,7 @@ def field_problems(data: dict, *, firefox: bool = False) -> list[str]:
     if not isinstance(origins, list) or not all(isinstance(o, str) for o in origins):
         problems.append(f'"{field}" must be a list of strings')
     elif field in data:
-        bad = [o for o in origins if not (is_firefox_caller(o) if firefox else ORIGIN_RE.match(o))]
+        bad = [o for o in origins if not (is_firefox_caller(o) if firefox else CHROME_ORIGIN_RE.match(o))]
         rule = "a Firefox add-on id (name@domain or {GUID})" if firefox else \
             "chrome-extension://<32 letters a-p>/, no wildcards"
         if bad:

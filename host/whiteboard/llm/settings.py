@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 from urllib.parse import urlsplit
 
+from ..protocol.bounds import MAX_TIMEOUT_SECONDS
 from ..protocol.errors import BadRequest, Unavailable
 from ..settings_store import SettingsFile, StoredSettings
 from .endpoint import Endpoint, Timeouts
@@ -127,8 +128,8 @@ class SettingsStore(SettingsFile):
             changes["api_key_enc"] = self.seal_api_key(plain)
         for name, value in (("read_timeout", read_timeout), ("total_timeout", total_timeout)):
             if value is not None:
-                if not 0 < value <= 3600:
-                    raise BadRequest(f"{name}: must be between 0 and 3600 seconds")
+                if not 0 < value <= MAX_TIMEOUT_SECONDS:
+                    raise BadRequest(f"{name}: must be between 0 and {MAX_TIMEOUT_SECONDS} seconds")
                 changes[name] = float(value)
         updated = replace(current, **changes)
         self.save(updated)
@@ -183,6 +184,6 @@ def _env_seconds(env: Mapping[str, str], which: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         value = -1.0
-    if not 0 < value <= 3600:
-        raise Unavailable(f"{ENV_TIMEOUTS[which]} must be a number of seconds between 0 and 3600")
+    if not 0 < value <= MAX_TIMEOUT_SECONDS:
+        raise Unavailable(f"{ENV_TIMEOUTS[which]} must be a number of seconds between 0 and {MAX_TIMEOUT_SECONDS}")
     return value

@@ -31,11 +31,15 @@ _LAST = datetime.fromtimestamp(MAX_UNIX_SECONDS, UTC)
 # waits as a suggestion; below the extraction floor (memory/extract/extract.py) it would mean nothing.
 MAX_PINNED_TOKENS = 2000
 MIN_SUGGEST_BELOW = 0.5
+# A model request's timeouts (llm.settings, `whiteboard config`, the settings file, the
+# environment): over 0, at most an hour (NaN, 1e300 or 0 would hang or fail every call).
+MAX_TIMEOUT_SECONDS = 3600
 
 UnixSeconds = Annotated[float, Field(ge=MIN_UNIX_SECONDS, le=MAX_UNIX_SECONDS, allow_inf_nan=False)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 PinnedTokens = Annotated[int, Field(ge=0, le=MAX_PINNED_TOKENS)]
 SuggestBelow = Annotated[float, Field(ge=MIN_SUGGEST_BELOW, le=1.0)]
+TimeoutSeconds = Annotated[float, Field(gt=0, le=MAX_TIMEOUT_SECONDS)]
 
 
 def _in_range(value: datetime) -> datetime:

@@ -9,9 +9,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from ..bounds import TimeoutSeconds
 from .base import Reply, Request
-
-Seconds = Annotated[float, Field(gt=0, le=3600)]
 
 
 class LlmSettingsGet(Request):
@@ -48,8 +47,8 @@ class LlmSettingsSet(Request):
     model: Annotated[str, Field(max_length=300)] | None = None
     api_key: Annotated[str, Field(max_length=1000)] | None = None
     clear_api_key: bool = False
-    read_timeout: Seconds | None = None
-    total_timeout: Seconds | None = None
+    read_timeout: TimeoutSeconds | None = None
+    total_timeout: TimeoutSeconds | None = None
     # The user's explicit consent to an http:// base URL to another computer (the options page
     # asks after an `insecure_url` refusal); without it such a URL is refused.
     allow_insecure: bool = False
