@@ -68,12 +68,6 @@ def test_every_number_a_request_carries_has_a_range():
     assert not unbounded
 
 
-@pytest.fixture
-def host(tmp_path):
-    with InProcessHost(env=isolated_env(tmp_path)) as host:
-        yield host
-
-
 @pytest.mark.parametrize("request_, field", [
     ({"type": "chat.prepare_send", "key": KEY, "site": "chatgpt.com", "draft": "hi", "answer_by": 1e300}, "answer_by"),
     ({"type": "chat.prepare_send", "key": KEY, "site": "chatgpt.com", "draft": "hi", "answer_by": -1e18},

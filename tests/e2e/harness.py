@@ -284,6 +284,14 @@ def tab_id(context, page) -> int:
     return tabs[0]["id"]
 
 
+def open_popup(context, tab: int):
+    """The popup as the toolbar opens it for tab `tab`, once it has rendered."""
+    popup = context.new_page()
+    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
+    popup.wait_for_selector("body[data-ready=true]")
+    return popup
+
+
 def session_key(context, page) -> str:
     return f"{urlparse(page.url).hostname}:{tab_id(context, page)}"
 

@@ -9,8 +9,8 @@ import pytest
 
 from e2e import harness
 from e2e.harness import (
-    EXTENSION_ID,
     open_chat,
+    open_popup,
     service_worker,
     session_key,
     session_messages,
@@ -23,13 +23,6 @@ PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13
 START_URLS = {"claude": "https://claude.ai/new", "chatgpt": "https://chatgpt.com/"}
 EDITORS = {"chatgpt": "#prompt-textarea", "claude": "[data-testid=chat-input]"}
 LABELS = {"chatgpt": "ChatGPT", "claude": "Claude"}
-
-
-def open_popup(browser, tab: int):
-    popup = browser.context.new_page()
-    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
-    popup.wait_for_selector("body[data-ready=true]")
-    return popup
 
 
 def squash(text: str) -> str:
@@ -54,7 +47,7 @@ def test_handoff_opens_the_other_site_with_the_note_in_its_composer_unsent(brows
         open_chat(page, source, PAGES[source], reply="none")
         key = session_key(browser.context, page)
         assert session_messages(browser.context, key) == []  # nothing goes to the host before the user acts
-        popup = open_popup(browser, tab_id(browser.context, page))
+        popup = open_popup(browser.context, tab_id(browser.context, page))
         button = popup.locator(f".handoff-button[data-site={target}]")
         assert button.inner_text() == f"Continue in {LABELS[target]}"
         with browser.context.expect_page(timeout=20000) as opened:
@@ -93,7 +86,7 @@ def test_no_handoff_offered_off_the_chat_sites(browser, page):
     page.goto("https://news.example/kyoto")
     page.wait_for_load_state()
     tab = tab_id(browser.context, page)
-    popup = open_popup(browser, tab)
+    popup = open_popup(browser.context, tab)
     time.sleep(0.5)  # handoff.js renders after its own status request
     assert popup.locator("#handoff").is_hidden()
     assert popup.locator(".handoff-button").count() == 0
@@ -103,7 +96,7 @@ def test_no_handoff_offered_off_the_chat_sites(browser, page):
 def test_a_handoff_note_goes_only_to_the_tab_opened_for_it(browser, page):
     # The worker refuses notes from a page without a site, and a chat page in another tab
     # finds nothing to take.
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     bad = popup.evaluate("() => chrome.runtime.sendMessage({kind: 'handoff-open', site: 'nowhere', text: 'x'})")
     assert bad["ok"] is False and bad["error"]["code"] == "bad_request"
     empty = popup.evaluate("() => chrome.runtime.sendMessage({kind: 'handoff-open', site: 'claude', text: '  '})")
@@ -123,7 +116,7 @@ def test_a_site_turned_off_in_options_is_neither_offered_nor_opened(browser, pag
     }""")
     try:
         open_chat(page, "chatgpt", PAGES["chatgpt"], reply="none")
-        popup = open_popup(browser, tab_id(browser.context, page))
+        popup = open_popup(browser.context, tab_id(browser.context, page))
         popup.locator(".handoff-button").first.wait_for()
         offered = popup.locator(".handoff-button").evaluate_all("(bs) => bs.map((b) => b.dataset.site)")
         assert "gemini" not in offered and "chatgpt" not in offered and "claude" in offered

@@ -9,6 +9,7 @@ from e2e.harness import (
     capture_selection,
     host_request,
     open_chat,
+    open_popup,
     service_worker,
     session_key,
     session_messages,
@@ -21,13 +22,6 @@ from whiteboard.tokens import TokenCounter
 
 PAGE = "acb__chatgpt_2026-04-13"
 ANSWER = "[data-message-author-role=assistant] .markdown p"
-
-
-def open_popup(browser, tab: int):
-    popup = browser.context.new_page()
-    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
-    popup.wait_for_selector("body[data-ready=true]")
-    return popup
 
 
 def send(page, text, site="chatgpt"):
@@ -45,7 +39,7 @@ def settings(browser):
 def test_popup_shows_connection_page_and_session(browser, page):
     open_chat(page, "chatgpt", PAGE, reply="none")
     send(page, "What is a token meter?")
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     assert popup.locator("#connection-text").inner_text().startswith("Connected to the Whiteboard host")
     assert popup.locator("#next-step").is_hidden()
     assert popup.locator("#page-host").text_content() == "chatgpt.com"
@@ -63,7 +57,7 @@ def test_the_meter_says_how_much_went_in_full_shortened_or_only_in_the_summary(b
     for i in range(60):
         host_request(browser.context, {"type": "session.add", "key": key, "role": "user" if i % 2 else "assistant",
                                        "content": f"Turn {i}: " + "a long reply about the plan and its details. " * 12})
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     summary = popup.locator("#session-summary").inner_text()
     m = re.search(r"(\d+) / 2000 tokens · distilled: (\d+) in full, (\d+) shortened, (\d+) only in the summary",
                   summary)
@@ -79,7 +73,7 @@ def test_a_clear_right_after_a_send_stays_clear(browser, page):
     # inside that window must not see the sent turn (or a reply) come back.
     open_chat(page, "chatgpt", PAGE, replyMs=600, chunks=2)
     key = session_key(browser.context, page)
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     page.bring_to_front()
     send(page, "Clear me at once")
     popup.locator("#clear-tab").click()
@@ -99,7 +93,7 @@ def test_pause_on_this_site_stops_interception_until_resumed(browser, page):
     open_chat(page, "chatgpt", PAGE, reply="none")
     key = session_key(browser.context, page)
     capture_selection(browser, page, ANSWER, key)
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     popup.locator("#pause").click()
     wait_for(lambda: popup.locator("#pause").inner_text() == "Resume on this site", what="paused")
     assert settings(browser)["paused"] == {"chatgpt.com": True}
@@ -123,7 +117,7 @@ def test_clear_this_tab_and_clear_all(browser, page):
     open_chat(other, "claude", "acb__claude_2026-04-13", reply="none")
     send(other, "Another tab", site="claude")
     other_key = session_key(browser.context, other)
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     popup.locator("#clear-tab").click()
     wait_for(lambda: "cleared" in popup.locator("#notice").inner_text(), what="the notice")
     assert session_messages(browser.context, key) == []
@@ -139,7 +133,7 @@ def test_clear_this_tab_and_clear_all(browser, page):
 def test_unrecognised_page_is_left_alone_and_the_popup_says_so(browser, page):
     # Server HTML from before hydration: no composer in the DOM.
     page.goto("https://chatgpt.com/c/tl__chatgpt_ssr_2026-07-19?sim=0")
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     wait_for(lambda: popup.reload() or popup.wait_for_selector("body[data-ready=true]") and
              "not recognised" in popup.locator("#page-text").inner_text(), timeout=12, interval=0.5,
              what="the unrecognised state")

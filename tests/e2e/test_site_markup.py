@@ -11,12 +11,12 @@ import time
 import pytest
 
 from e2e.harness import (
-    EXTENSION_ID,
     MISS_PAGE,
     SITE_IDS,
     SITE_PAGES,
     host_request,
     open_chat,
+    open_popup,
     sent,
     service_worker,
     session_key,
@@ -38,13 +38,6 @@ def add_selection(browser, key, text="Passage about the Lisbon trams."):
                                            "content": text})
     assert reply["ok"], reply
     return text
-
-
-def open_popup(browser, tab: int):
-    popup = browser.context.new_page()
-    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
-    popup.wait_for_selector("body[data-ready=true]")
-    return popup
 
 
 # --- a redesign none of the selectors know: the structural fallbacks keep sends working ---
@@ -93,7 +86,7 @@ def test_the_popup_names_the_roles_not_found_and_the_diagnostic_holds_no_page_te
     type_draft(page, site, "DRAFT-SECRET question")
     page.keyboard.press("Enter")
     wait_for(lambda: len(sim(page, "window.__sim.replies")) == 1, what="the reply")
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     wait_for(lambda: popup.reload() or popup.wait_for_selector("body[data-ready=true]") and
              "not recognised" in popup.locator("#roles-problems").inner_text(), timeout=10, interval=0.5,
              what="the roles line")
@@ -124,7 +117,7 @@ def test_the_popup_reports_every_role_found_on_the_saved_markup(browser, page, s
     type_draft(page, site, "Hello")
     page.keyboard.press("Enter")
     wait_for(lambda: len(sim(page, "window.__sim.replies")) == 1, what="the reply")
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     time.sleep(0.8)  # the report after the reply settles
     popup.reload()
     popup.wait_for_selector("body[data-ready=true]")

@@ -25,6 +25,7 @@ from e2e.harness import (
     close_panel,
     composer_text,
     open_chat,
+    open_popup,
     send_typed,
     sent,
     service_worker,
@@ -47,13 +48,6 @@ DRAFT = "Help me start a new web project. Which language fits?"
 
 def chat_roles(browser, key: str) -> list[str]:
     return [m["role"] for m in session_messages(browser.context, key) if m["source"] == "chat"]
-
-
-def open_popup(browser, tab: int):
-    popup = browser.context.new_page()
-    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab}")
-    popup.wait_for_selector("body[data-ready=true]")
-    return popup
 
 
 def settings(browser) -> dict:
@@ -208,7 +202,7 @@ def test_pause_and_the_options_switch_leave_sends_alone_and_the_popup_names_the_
     open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
     capture_selection(browser, page, MARKUPS[site][markup].answer, key)
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     wait_for(lambda: popup.locator("#page-text").inner_text().startswith(f"{label}: attached"), what="attached")
     assert popup.locator("#page-host").text_content() == host
     popup.locator("#pause").click()
@@ -251,7 +245,7 @@ def test_long_term_memory_opted_in_from_the_popup_is_recalled_into_a_send(browse
     ok(browser.request({"type": "memory.add", "text": FACT, "memory_type": "preference"}))
     open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)
-    popup = open_popup(browser, tab_id(browser.context, page))
+    popup = open_popup(browser.context, tab_id(browser.context, page))
     popup.wait_for_selector("#memory-opt-in:not([disabled])")
     assert popup.locator("#memory-opt-in").is_checked() is False  # off by default
     popup.locator("#memory-opt-in").click()
@@ -301,7 +295,7 @@ def test_handoff_offers_every_other_site_and_fills_the_chosen_ones_composer_unse
     try:
         open_chat(page, source, MARKUPS[source][markup].page, reply="none")
         key = session_key(browser.context, page)
-        popup = open_popup(browser, tab_id(browser.context, page))
+        popup = open_popup(browser.context, tab_id(browser.context, page))
         buttons = popup.locator(".handoff-button")
         buttons.first.wait_for()
         assert buttons.all_inner_texts() == [f"Continue in {SITES[s].label}" for s in SITE_IDS if s != source]

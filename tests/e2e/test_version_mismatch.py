@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from e2e import harness
-from e2e.harness import EXTENSION_ID, capture_selection, open_chat, session_key, sim, tab_id, type_draft
+from e2e.harness import EXTENSION_ID, capture_selection, open_chat, open_popup, session_key, sim, tab_id, type_draft
 from support.waiting import wait_for
 from whiteboard import version
 from whiteboard.install.manifest import build_manifest, origin_for, write_manifest
@@ -51,13 +51,6 @@ def mismatched(playwright):
             context.close()
 
 
-def popup_of(context, page):
-    popup = context.new_page()
-    popup.goto(f"chrome-extension://{EXTENSION_ID}/popup/popup.html?tab={tab_id(context, page)}")
-    popup.wait_for_selector("body[data-ready=true]")
-    return popup
-
-
 def test_the_popup_names_the_older_side_and_a_send_still_goes_through(mismatched):
     context, report = mismatched
     status = harness.wait_connected(context)
@@ -74,7 +67,7 @@ def test_the_popup_names_the_older_side_and_a_send_still_goes_through(mismatched
     [sent] = sim(page, "window.__sim.sent")
     assert sent["text"].startswith("Explain this in one sentence") and selected[:60] in sent["text"]
 
-    popup = popup_of(context, page)
+    popup = open_popup(context, tab_id(context, page))
     assert popup.locator("#connection-text").inner_text() == \
         f"This extension ({version()}) is older than Whiteboard's helper 9.0.0"
     assert "whiteboard extension path" in popup.locator("#next-step").inner_text()
