@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from ..protocol.framing import HEADER, read_frame
-from ..server.control import MAX_REPLY, SOCKET_GLOB, runtime_dir
+from ..server.control import MAX_REPLY, runtime_dir, sockets_by_pid
 from . import main
 
 TIMEOUT_SECONDS = 60.0
@@ -79,8 +79,7 @@ def host_sockets() -> list[Path]:
     directory = runtime_dir()
     if not directory.is_dir():
         return []
-    found = [p for p in directory.glob(SOCKET_GLOB) if p.stem.removeprefix("host-").isdigit()]
-    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+    return sorted(sockets_by_pid(directory).values(), key=lambda p: p.stat().st_mtime, reverse=True)
 
 
 def sessions_by_host(pid: int | None) -> list[tuple[ControlClient, list[dict]]]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..config import config_dir
 from ..files import remove_empty_dir
 from ..memory.hub import memory_files
-from ..server.control import SOCKET_GLOB, pid_alive, runtime_dir
+from ..server.control import pid_alive, runtime_dir, sockets_by_pid
 from ..settings_store import SETTINGS_FILE as MODEL_SETTINGS_FILE
 from ..settings_store import default_paths
 from ..sites import SITES_FILE
@@ -32,9 +32,7 @@ def running_hosts() -> list[int]:
     """Pids of this user's hosts that are running now (their control sockets; none on Windows)."""
     if os.name == "nt" or not runtime_dir().is_dir():
         return []
-    pids = [int(p.stem.removeprefix("host-")) for p in runtime_dir().glob(SOCKET_GLOB)
-            if p.stem.removeprefix("host-").isdigit()]
-    return sorted(pid for pid in pids if pid_alive(pid))
+    return sorted(pid for pid in sockets_by_pid(runtime_dir()) if pid_alive(pid))
 
 
 def purge(files: list[Path]) -> None:

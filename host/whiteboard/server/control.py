@@ -87,10 +87,19 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def remove_stale_sockets(directory: Path) -> None:
+def sockets_by_pid(directory: Path) -> dict[int, Path]:
+    """The host sockets in `directory`, by the pid their name carries (host-<pid>.sock)."""
+    found = {}
     for path in directory.glob(SOCKET_GLOB):
         pid = path.stem.removeprefix("host-")
-        if pid.isdigit() and int(pid) != os.getpid() and not pid_alive(int(pid)):
+        if pid.isdigit():
+            found[int(pid)] = path
+    return found
+
+
+def remove_stale_sockets(directory: Path) -> None:
+    for pid, path in sockets_by_pid(directory).items():
+        if pid != os.getpid() and not pid_alive(pid):
             path.unlink(missing_ok=True)
 
 
