@@ -5,7 +5,6 @@ such row made recall, the preview and the CLI fail; clamped, it is served like a
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from ...protocol.bounds import clamp_count, clamp_time
 from ..model import Memory, OldText
@@ -17,10 +16,15 @@ def _time(value: float) -> float:
     return clamp_time(value)
 
 
-def clamped(m: Memory) -> Memory:
-    """The memory with every time and count in range (ValueError for a time that is no number)."""
-    return replace(m, created_at=_time(m.created_at), updated_at=_time(m.updated_at),
-                   usage_count=clamp_count(m.usage_count),
-                   last_used_at=None if m.last_used_at is None else _time(m.last_used_at),
-                   pinned_at=None if m.pinned_at is None else _time(m.pinned_at),
-                   old_texts=[OldText(o.text, _time(o.replaced_at)) for o in m.old_texts])
+def _optional_time(value: float | None) -> float | None:
+    return None if value is None else _time(value)
+
+
+def clamped_memory(memory_id: str, type_: str, text: str, tags: list, keywords: list, confidence: float,
+                   site: str | None, rev: int, created, updated, usage, last_used, pinned_at, old) -> Memory:
+    """The memory a row holds, every time and count in range (ValueError for a time that is
+    no number): built once, as decoding the vault builds one per row when the host starts."""
+    return Memory(id=memory_id, type=type_, text=text, created_at=_time(created), updated_at=_time(updated),
+                  tags=tags, keywords=keywords, confidence=confidence, site=site, usage_count=clamp_count(usage),
+                  last_used_at=_optional_time(last_used), rev=rev, pinned_at=_optional_time(pinned_at),
+                  old_texts=[OldText(t, _time(at)) for t, at in old] if old else [])

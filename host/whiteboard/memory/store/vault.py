@@ -35,7 +35,7 @@ from ...protocol.bounds import MAX_COUNT
 from ...settings_store import SettingsFile, default_paths
 from ..errors import MemoryDamaged, RowRejected, VaultUnavailable
 from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
-from .clamp import clamped
+from .clamp import clamped_memory
 from .schema import MigrationFailed, NewerVault, migrate
 from .suggestions import SuggestionRows
 
@@ -220,10 +220,8 @@ class Vault(SuggestionRows):
             text, tags, keywords, old = raw["text"], raw.get("tags", []), raw.get("keywords", []), raw.get("old_texts")
             if not (isinstance(text, str) and isinstance(tags, list) and isinstance(keywords, list)):
                 raise TypeError("unexpected content shape")
-            return clamped(Memory(id=memory_id, type=type_, text=text, created_at=created, updated_at=updated,
-                                  tags=tags, keywords=keywords, confidence=confidence, site=site, usage_count=usage,
-                                  last_used_at=last_used, old_texts=[OldText(t, at) for t, at in old] if old else [],
-                                  rev=rev, pinned_at=pinned_at))
+            return clamped_memory(memory_id, type_, text, tags, keywords, confidence, site, rev,
+                                  created, updated, usage, last_used, pinned_at, old)
         except InvalidTag:
             raise MemoryDamaged(memory_id, "its content does not decrypt with this key (tampered or written "
                                            "with another key)") from None
