@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..files import remove_empty_dir
-from .browsers import BROWSERS
+from .browsers import BROWSERS, Browser
 from .errors import InstallError
 from .launcher import default_python, is_our_launcher, write_launcher
 from .locations import Target
@@ -90,8 +90,8 @@ def _install_windows(target: Target, browsers: list[str], manifests: dict[bool, 
     for firefox, manifest in sorted(manifests.items()):
         path = target.manifest_path(next(BROWSERS[b] for b in browsers if BROWSERS[b].firefox == firefox))
         changes.append(Change("firefox" if firefox else "", write_manifest(path, manifest), "manifest", str(path)))
-    for who, key in _keys_of(target, browsers):
-        path = target.manifest_path(BROWSERS[who.split(", ")[0]])
+    for who, key, browser in _keys_of(target, browsers):
+        path = target.manifest_path(browser)
         where = f"{target.registry_hive}\\{key}"
         previous = reg.get_default(target.registry_hive, key)
         if previous == str(path):
@@ -138,8 +138,8 @@ def _remove_manifest(key: str, path: Path, launcher: Path) -> Change:
 def _uninstall_windows(target: Target, browsers: list[str], reg: Registry) -> tuple[list[Change], list[str]]:
     hive = target.registry_hive
     changes = []
-    for who, key in _keys_of(target, browsers):
-        path = str(target.manifest_path(BROWSERS[who.split(", ")[0]]))
+    for who, key, browser in _keys_of(target, browsers):
+        path = str(target.manifest_path(browser))
         where = f"{hive}\\{key}"
         value = reg.get_default(hive, key)
         sharers = [BROWSERS[b].label for b in BROWSERS
@@ -178,13 +178,14 @@ def _retire_launcher(target: Target, still_used: list[str]) -> list[Change]:
     return [Change("", "removed", "launcher", str(launcher))]
 
 
-def _keys_of(target: Target, browsers: list[str]) -> list[tuple[str, str]]:
-    """(browsers, registry key) pairs, each key once even when browsers share it."""
+def _keys_of(target: Target, browsers: list[str]) -> list[tuple[str, str, Browser]]:
+    """(the browsers named, registry key, the first of them) for each key, once even when
+    browsers share it (they share its manifest too)."""
     by_key: dict[str, list[str]] = {}
     for b in browsers:
         for key in target.registry_keys(BROWSERS[b]):
             by_key.setdefault(key, []).append(b)
-    return [(", ".join(who), key) for key, who in by_key.items()]
+    return [(", ".join(who), key, BROWSERS[who[0]]) for key, who in by_key.items()]
 
 
 def _previous_owner(path: Path, launcher: Path) -> str:

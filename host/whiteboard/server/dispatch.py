@@ -137,7 +137,7 @@ class Channel:
         if on_intake or self.intake.idle():
             self._route(action, request, ctx, size)
         else:
-            self._submit(self.intake, lambda: self._route(action, request, ctx, size), size, request, ctx)
+            self._submit(self.intake, lambda: self._route(action, request, ctx, size), size, ctx)
 
     def _read_and_route(self, body: bytes) -> None:
         with self._guard("frame"):
@@ -151,21 +151,21 @@ class Channel:
             key = getattr(request, "key", None)
             run = lambda: self._finish(action, request, ctx)  # noqa: E731
             if not action.blocking:
-                self._submit(self.tabs, run, size, request, ctx, key)
+                self._submit(self.tabs, run, size, ctx, key)
             elif key is None:
-                self._submit(self.pool, run, size, request, ctx)
+                self._submit(self.pool, run, size, ctx)
             else:  # it may read what its tab's earlier requests recorded (a selection, captured turns)
-                self._submit(self.tabs, lambda: self._submit(self.pool, run, size, request, ctx), size,
-                             request, ctx, key)
+                self._submit(self.tabs, lambda: self._submit(self.pool, run, size, ctx), size, ctx, key)
 
-    def _submit(self, pool: WorkerPool, job: Callable[[], None], size: int, request: Request | None = None,
-                ctx: RequestContext | None = None, key=None) -> None:
+    def _submit(self, pool: WorkerPool, job: Callable[[], None], size: int, ctx: RequestContext | None = None,
+                key=None) -> None:
+        """`ctx`: the request's, when it has been read (a frame still to be decoded has none)."""
         try:
             pool.submit(job, size, key)
         except Busy as busy:
-            if request is not None:
-                self._forget(request.id, ctx)
-            self.send(error_reply(request.id if request is not None else None, busy))
+            if ctx is not None:
+                self._forget(ctx.request_id, ctx)
+            self.send(error_reply(ctx.request_id if ctx is not None else None, busy))
 
     def _finish(self, action: Action, request: Request, ctx: RequestContext) -> None:
         try:
