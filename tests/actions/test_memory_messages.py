@@ -41,13 +41,19 @@ def test_add_get_update_delete_and_html_comes_back_as_written(env):
         assert host.request("memory.delete", memory_id=added["memory_id"])["error"]["code"] == "not_found"
 
 
+def cli(env, *args) -> subprocess.CompletedProcess:
+    """`whiteboard memories ...` in a process of its own: another writer of the same vault."""
+    return subprocess.run([sys.executable, "-c", "from whiteboard.cli import main; main()", "memories", *args],
+                          env=env, input="", capture_output=True, text=True, timeout=60)
+
+
 def test_an_edit_or_delete_based_on_an_older_revision_is_a_conflict_and_changes_nothing(env):
     with InProcessHost(env=env) as host:
         memory_id = ok(host.request("memory.add", text="Prefers tea", memory_type="preference"))["memory_id"]
         shown = ok(host.request("memory.get", memory_id=memory_id))["memory"]
         # Changed elsewhere (the CLI) after the page showed it.
-        subprocess.run([sys.executable, "-c", "import sys; from whiteboard.cli import main; sys.exit(main())",
-                        "memories", "edit", memory_id, "Prefers green tea"], env=env, check=True, capture_output=True)
+        edited = cli(env, "edit", memory_id, "Prefers green tea")
+        assert edited.returncode == 0, edited.stderr
         for request, fields in (("memory.update", {"text": "Prefers black tea"}), ("memory.delete", {})):
             refused = host.request(request, memory_id=memory_id, rev=shown["rev"], **fields)
             assert refused["error"]["code"] == "bad_request" and refused["error"]["reason"] == "conflict", refused
@@ -231,19 +237,15 @@ def test_tampered_row_is_named_and_left_alone(env, tmp_path):
 
 
 def test_cli_edits_while_the_host_runs_are_seen_at_the_next_recall(env):
-    def cli(*args):
-        return subprocess.run([sys.executable, "-c", "from whiteboard.cli import main; main()", "memories", *args],
-                              env=env, input="", capture_output=True, text=True, timeout=60)
-
     with InProcessHost(env=env) as host:
         memory_id = ok(host.request("memory.add", text="Prefers Python", memory_type="preference"))["memory_id"]
         assert [m["text"] for m in ok(host.request("memory.recall", query="python"))["memories"]] == ["Prefers Python"]
-        edited = cli("edit", memory_id, "Prefers Python and Elixir")
+        edited = cli(env, "edit", memory_id, "Prefers Python and Elixir")
         assert edited.returncode == 0, edited.stderr
-        assert cli("import", "-").returncode == 1  # empty input: an error, nothing stored
+        assert cli(env, "import", "-").returncode == 1  # empty input: an error, nothing stored
         recalled = ok(host.request("memory.recall", query="elixir"))["memories"]
         assert [m["text"] for m in recalled] == ["Prefers Python and Elixir"]
-        assert cli("delete", memory_id, "--yes").returncode == 0
+        assert cli(env, "delete", memory_id, "--yes").returncode == 0
         assert ok(host.request("memory.recall", query="python"))["memories"] == []
         assert ok(host.request("memory.list"))["total"] == 0
 

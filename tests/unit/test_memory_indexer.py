@@ -18,22 +18,15 @@ from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
 from whiteboard.sites import SiteStore
 
+from .test_memory_meanings import open_service  # noqa: F401 - fixture
+
 REFUSED = "Memory 57 is the one text the provider refuses"
 
 
 @pytest.fixture
-def make(tmp_path):
-    made = []
-
-    def build(embedder):
-        service = MemoryService(tmp_path / "data" / "memories.db", tmp_path / "config" / "secret.key",
-                                sites=SiteStore(tmp_path / "config"), embedder=lambda: embedder)
-        made.append(service)
-        return service
-
-    yield build
-    for s in made:
-        s.close()
+def make(open_service):  # noqa: F811 - the fixture imported above
+    """A service whose embedding model is `embedder`."""
+    return lambda embedder: open_service(lambda: embedder)
 
 
 def remote(fake) -> RemoteEmbedder:
