@@ -7,8 +7,8 @@ Reads the `train` rows only (the `test` fifth is the benchmark's), all written b
 from any other source is refused: sources.rows_licence), embeds their sentences
 with the bundled model, and fits two logistic regressions with numpy: lasting fact or not
 (Newton's method) and the type (softmax, gradient descent), the L2 strength of each picked
-by 5-fold cross-validation on the training rows. Everything is deterministic: the same set
-and model give the same weights, bit for bit (`--check` compares with the shipped file).
+by 5-fold cross-validation on the training rows. Deterministic on one CPU; `--check` compares
+with the shipped file by behaviour (same_weights): the model's vectors differ slightly between CPUs.
 `--cache DIR` keeps the sentence vectors between runs (they describe the labelled set, not a user).
 """
 
@@ -33,6 +33,9 @@ DEFAULT_OUT = S.REPO / "host" / "whiteboard" / "memory" / "data" / WEIGHTS_FILE
 COMMAND = "python -m training.extractor"
 LAMBDAS = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 FOLDS = 5
+# --check: two CPUs' rebuilds measured 0.006 apart on the lasting probability and 0.023 on a type's
+# (one near-tie changed its type); a change of data changes the recorded hash instead.
+PROBABILITY_TOLERANCE = 0.05
 
 
 def load_rows(path: Path) -> list[dict]:
@@ -203,12 +206,13 @@ def train(rows: list[dict], vectors: np.ndarray, model_id: str) -> Weights:
                    type_weights=type_w, data_sha256=data_hash(rows))
 
 
-def same_weights(a: Weights, b: Weights) -> bool:
-    """Equal as stored (float32)."""
-    f = np.float32
+def same_weights(a: Weights, b: Weights, x: np.ndarray) -> bool:
+    """The same model, labels and data, and the same behaviour on the training sentences' features x:
+    every probability within PROBABILITY_TOLERANCE. Not the same bits: the quantised model's vectors
+    differ in the fifth decimal between CPUs, which Newton's method turns into weights ~1e-2 apart."""
     return a.model_id == b.model_id and a.types == b.types and a.data_sha256 == b.data_sha256 and all(
-        np.array_equal(np.asarray(x, f), np.asarray(y, f)) for x, y in
-        ((a.mean, b.mean), (a.scale, b.scale), (a.lasting, b.lasting), (a.type_weights, b.type_weights)))
+        float(np.abs(p - q).max()) <= PROBABILITY_TOLERANCE for p, q in
+        ((a.lasting_probability(x), b.lasting_probability(x)), (a.type_probabilities(x), b.type_probabilities(x))))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,9 +235,11 @@ def main(argv: list[str] | None = None) -> int:
     rows = load_rows(args.data)
     record = sources_record(rows, args.data)
     sentences, lasting, _ = examples(rows)
-    weights = train(rows, embed(embedder, sentences, args.cache), embedder.query_model_id)
+    vectors = embed(embedder, sentences, args.cache)
+    weights = train(rows, vectors, embedder.query_model_id)
     if args.check:
-        same = same_weights(weights, load_weights(embedder.query_model_id, args.out)) and S.read(args.out) == record
+        shipped = load_weights(embedder.query_model_id, args.out)
+        same = same_weights(weights, shipped, features(vectors, sentences)) and S.read(args.out) == record
         print("the weights match" if same else f"the weights (or their recorded sources) differ from {args.out}")
         return 0 if same else 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
