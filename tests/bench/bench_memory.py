@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import os
@@ -38,6 +37,7 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from training.recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
+from training.vectors import embed_all, embed_cached
 from whiteboard import text as T
 from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space
 from whiteboard.memory.model import Memory, new_memory_id
@@ -195,30 +195,11 @@ def fts5_rank(db: sqlite3.Connection, question: str, limit: int, content_only: b
                                           (expr, limit))]
 
 
-def embed_all(embed, texts: list[str], batch: int = 32) -> np.ndarray:
-    return np.concatenate([embed(texts[i:i + batch]) for i in range(0, len(texts), batch)])
-
-
-def embed_cached(model, kind: str, texts: list[str]) -> np.ndarray:
-    """embed_all, kept in $WB_BENCH_CACHE (when set) under the model id and a hash of the
-    texts: LoCoMo is public data, and embedding it again on a busy machine takes an hour."""
-    embed = model.embed_passages if kind == "passage" else model.embed_queries
-    where = os.environ.get("WB_BENCH_CACHE")
-    if not where:
-        return embed_all(embed, texts)
-    digest = hashlib.sha256("\n\0".join([model.model_id, kind, *texts]).encode()).hexdigest()[:24]
-    path = Path(where) / f"{digest}.npy"
-    if path.exists():
-        return np.load(path)
-    vectors = embed_all(embed, texts)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, vectors)
-    return vectors
-
-
 def mapped_vectors(model, kind: str, texts: list[str]) -> np.ndarray:
     """Vectors as recall compares them (the meaning adapter applied), from the model's own."""
-    return ranking_space(model, embed_cached(model, kind, texts))
+    # Kept in $WB_BENCH_CACHE: LoCoMo is public data, and embedding it again on a busy machine
+    # takes an hour.
+    return ranking_space(model, embed_cached(model, kind, texts, cache_var="WB_BENCH_CACHE"))
 
 
 def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int = DEFAULT.depth,
