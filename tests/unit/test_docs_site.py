@@ -28,8 +28,8 @@ def test_the_docs_site_builds_strictly_with_every_page_search_and_the_screenshot
     for page in sorted((ROOT / "docs").glob("*.md")):
         assert (site / page.with_suffix(".html").name).is_file(), page.name
     assert (site / "search" / "search_index.json").stat().st_size > 10_000
-    for image in sorted((ROOT / "docs" / "img").iterdir()):
-        assert (site / "img" / image.name).is_file(), image.name
+    for image in sorted(p for p in (ROOT / "docs" / "img").rglob("*") if p.is_file()):
+        assert (site / image.relative_to(ROOT / "docs")).is_file(), image
     assert 'src="img/popup.png"' in (site / "index.html").read_text(encoding="utf-8")
 
 
