@@ -27,11 +27,9 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -41,15 +39,14 @@ from bench.bench_memory import (
     LOCOMO,
     PARAPHRASES,
     PARAPHRASES_DEV,
-    _ByteTokens,
-    _FixedMeanings,
-    _IndexOnly,
     evidence_of,
     mapped_vectors,
     observations,
     percentile,
     turns_of,
 )
+from support.busy import busy_core
+from training.recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
 from whiteboard.memory.meaning.drafts import small_edit
 from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space
 from whiteboard.memory.model import Memory
@@ -57,20 +54,6 @@ from whiteboard.memory.recall.index import MemoryIndex
 from whiteboard.memory.recall.recall import recall
 
 CUTS = (4, 6, 8, 12)  # the first N words
-
-
-@contextmanager
-def busy_core(on: bool = True):
-    """Another process keeping one core busy meanwhile (as tests/run.sh --busy)."""
-    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if on else None
-    try:
-        if burner is not None:
-            time.sleep(0.5)
-        yield
-    finally:
-        if burner is not None:
-            burner.kill()
-            burner.wait(10)
 
 
 def first_words(text: str, n: int) -> str:
@@ -148,17 +131,17 @@ def paraphrase_quality(model, path: Path) -> dict[str, tuple[float, float, int, 
     index.put(memories)
     vectors = VectorIndex()
     vectors.put([(m.id, 1, v) for m, v in zip(memories, mapped_vectors(model, "passage", [m.text for m in memories]))])
-    tokens = _ByteTokens()
+    tokens = ByteTokens()
     table: dict[str, list] = {}
     for i, p in enumerate(pairs):
-        full_text = f"fact{i}" in [m.id for m in recall(_IndexOnly(index, None), tokens, p["request"]).memories]
+        full_text = f"fact{i}" in [m.id for m in recall(IndexOnly(index, None), tokens, p["request"]).memories]
         for name, text in [*variants(p["request"]).items(), ("nothing (full text alone)", None)]:
             if text is None:
                 table.setdefault(name, []).append((full_text, full_text, False))
                 continue
             vector = ranking_space(model, model.embed_queries([text]))[0]
             # Full text reads the draft as sent; the meaning comes from the variant's vector.
-            found = recall(_IndexOnly(index, _FixedMeanings(vectors, vector, model)), tokens, p["request"]).memories
+            found = recall(IndexOnly(index, FixedMeanings(vectors, vector, model)), tokens, p["request"]).memories
             hit = f"fact{i}" in [m.id for m in found]
             reused = text == p["request"] or small_edit(text, p["request"])
             table.setdefault(name, []).append((hit, hit if reused else full_text, reused))
@@ -171,7 +154,7 @@ def locomo_quality(model, k: int = 5) -> dict[str, float]:
     data = json.loads(LOCOMO.read_text())
     data = [data[i] for i in HELD_OUT if i < len(data)]
     scores: dict[str, list[float]] = {}
-    tokens = _ByteTokens()
+    tokens = ByteTokens()
     for sample in data:
         turns = turns_of(sample)
         ids = [d for d, _ in turns]
@@ -188,7 +171,7 @@ def locomo_quality(model, k: int = 5) -> dict[str, float]:
             chosen = {name: text for name, text in variants(qa["question"]).items() if name in names}
             query = mapped_vectors(model, "query", list(chosen.values()))
             for (name, _), vector in zip(chosen.items(), query):
-                found = recall(_IndexOnly(index, _FixedMeanings(vectors, vector, model)), tokens, qa["question"])
+                found = recall(IndexOnly(index, FixedMeanings(vectors, vector, model)), tokens, qa["question"])
                 got = {m.id for m in found.memories[:k]}
                 scores.setdefault(name, []).append(len(evidence & got) / len(evidence))
     return {name: float(np.mean(v)) for name, v in scores.items()}

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from bench.bench_memory import LOCOMO, TYPES, Corpus, observations
+from bench.results import record
 from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
@@ -94,11 +95,16 @@ def bench_endpoint(sizes: list[int]) -> None:
         print("Loopback endpoint (the indexer's own cost, no model):\n")
         print("| memories | first index | memories/s | CPU per memory | batch, first tenth | batch, last tenth |\n"
               "|---|---|---|---|---|---|")
+        rates = []
         for size in sizes:
             with tempfile.TemporaryDirectory() as tmp:
                 r = first_index(Path(tmp), Corpus().distinct_memory_texts(size), embedder, timeout=3600)
             print(f"| {size:,} | {r['seconds']:.1f} s | {r['per_s']:,.0f} | {r['cpu_ms']:.2f} ms "
                   f"| {r['first_ms']:.1f} ms | {r['last_ms']:.1f} ms |", flush=True)
+            rates.append([size, round(r["per_s"], 1)])
+        record("indexer", "rate", "lines", "Meanings indexer, first index: memories per second", "memories/s",
+               {"loopback /v1/embeddings endpoint (the indexer's own cost)": rates},
+               note="x: memories in the vault; a real encrypted vault")
     finally:
         proc.terminate()
         proc.wait(10)

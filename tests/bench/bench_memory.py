@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import os
@@ -37,7 +36,9 @@ from pathlib import Path
 import numpy as np
 from rank_bm25 import BM25Okapi
 
+from bench.results import record
 from training.recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
+from training.vectors import embed_all, embed_cached
 from whiteboard import text as T
 from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space
 from whiteboard.memory.model import Memory, new_memory_id
@@ -195,30 +196,11 @@ def fts5_rank(db: sqlite3.Connection, question: str, limit: int, content_only: b
                                           (expr, limit))]
 
 
-def embed_all(embed, texts: list[str], batch: int = 32) -> np.ndarray:
-    return np.concatenate([embed(texts[i:i + batch]) for i in range(0, len(texts), batch)])
-
-
-def embed_cached(model, kind: str, texts: list[str]) -> np.ndarray:
-    """embed_all, kept in $WB_BENCH_CACHE (when set) under the model id and a hash of the
-    texts: LoCoMo is public data, and embedding it again on a busy machine takes an hour."""
-    embed = model.embed_passages if kind == "passage" else model.embed_queries
-    where = os.environ.get("WB_BENCH_CACHE")
-    if not where:
-        return embed_all(embed, texts)
-    digest = hashlib.sha256("\n\0".join([model.model_id, kind, *texts]).encode()).hexdigest()[:24]
-    path = Path(where) / f"{digest}.npy"
-    if path.exists():
-        return np.load(path)
-    vectors = embed_all(embed, texts)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, vectors)
-    return vectors
-
-
 def mapped_vectors(model, kind: str, texts: list[str]) -> np.ndarray:
     """Vectors as recall compares them (the meaning adapter applied), from the model's own."""
-    return ranking_space(model, embed_cached(model, kind, texts))
+    # Kept in $WB_BENCH_CACHE: LoCoMo is public data, and embedding it again on a busy machine
+    # takes an hour.
+    return ranking_space(model, embed_cached(model, kind, texts, cache_var="WB_BENCH_CACHE"))
 
 
 def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int = DEFAULT.depth,
@@ -453,11 +435,26 @@ def print_found(scores: dict) -> None:
         print(f"| {method} | " + " | ".join(cells) + " |")
 
 
+def record_recall(scores: dict, questions: int) -> None:
+    """Recall@5 and @10 of each method against plain SQLite FTS5, for the plot."""
+    series = {method: [round(statistics.mean(v for c in per_cat for v in per_cat[c][k]), 3) for k in (5, 10)]
+              for method, per_cat in scores.items()}
+    hybrid = next((m for m in series if m.startswith("hybrid:")), None)
+    record("memory", "locomo-recall", "bars", f"LoCoMo evidence recall, conversations 6-10 ({questions} questions)",
+           "recall (share of evidence turns found)", series, categories=["@5", "@10"],
+           highlight=hybrid or "Whiteboard full text alone",
+           note="held out from all training and tuning" + ("" if hybrid else "; words only (no embedding model)"))
+
+
 def main() -> None:
     only = set(sys.argv[1:]) or {"models", "scale", "locomo", "paraphrase"}
-    models = candidates()
+    # --words: the word methods alone (the model's LoCoMo vectors take an hour to make here).
+    models = {} if "--words" in only else candidates()
+    only.discard("--words")
+    only = only or {"models", "scale", "locomo", "paraphrase"}
     if not models:
-        print("No embedding model available: meanings benchmarks skipped, full text only.")
+        print("Word methods only (--words): meanings benchmarks skipped." if "--words" in sys.argv else
+              "No embedding model available: meanings benchmarks skipped, full text only.")
     corpus = Corpus(seed=11)
     if "models" in only and models:
         print("| model | load (import + first query) | query p50 | query p99 | per memory (batches of 32) |\n"
@@ -506,6 +503,8 @@ def main() -> None:
         for title, conversations in (("conversations 6-10, held out from all training and tuning", HELD_OUT),
                                      ("all 10 conversations (5 chose the fusion)", ALL)):
             scores, used, skipped = bench_locomo(models, conversations=conversations)
+            if conversations == HELD_OUT:
+                record_recall(scores, used)
             print(f"LoCoMo evidence recall, {title} (categories 1-4: {used} questions; {skipped} without "
                   "usable evidence left out)\n")
             print_scores(scores)

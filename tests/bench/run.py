@@ -1,5 +1,8 @@
 """One command for every benchmark: python tests/bench/run.py [name ...] [-- bench arguments]
 
+`run.py plots` only draws the figures again from the recorded results (tests/bench/plots.py);
+after any benchmark run they are drawn too.
+
 Runs each tests/bench/bench_*.py (or the named ones) in turn and prints its table; what
 follows `--` goes to each (e.g. `run.py memory -- models`, `run.py send -- --sends 20`).
 Each runs as the module bench.bench_<name> with tests/ on PYTHONPATH, as pytest puts it
@@ -29,6 +32,10 @@ def main(argv: list[str]) -> int:
         print(f"\n## {script.stem}\n", flush=True)
         failed += subprocess.run([sys.executable, "-m", f"bench.{script.stem}", *args], cwd=TESTS.parent,
                                  env=env).returncode != 0
+    # The figures of docs/benchmarks.md, from every result recorded so far (tests/bench/plots.py).
+    if scripts or "plots" in names:
+        print("\n## plots\n", flush=True)
+        failed += subprocess.run([sys.executable, "-m", "bench.plots"], cwd=TESTS.parent, env=env).returncode != 0
     return 1 if failed else 0
 
 

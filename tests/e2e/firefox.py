@@ -6,7 +6,7 @@ by the real installer (`whiteboard install --browser firefox` writes the same fi
 `~/.mozilla/native-messaging-hosts` is inside the test's root. The extension is installed as
 a temporary add-on (`webExtension.install`). The saved chat pages are served at their real
 URLs by intercepting every request (`network.addIntercept` + `network.provideResponse`, as
-the Chromium harness does with context.route): nothing reaches the network.
+the Chromium harness does with context.route, from the same harness.served): nothing reaches the network.
 
 Extension pages (popup, options) are opened from the browser's own chrome scope
 (`--remote-allow-system-access`): BiDi refuses to navigate a tab to a moz-extension:// URL.
@@ -23,9 +23,9 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
-from e2e.harness import ARTICLE, EXTENSION, PAGES, SIMULATOR, SITE_URLS, page_html, wait_for
+from e2e.harness import EXTENSION, SITES, chat_url, served, wait_for
 from support.bidi import Bidi, BidiError
 from whiteboard.config import FIREFOX_ADDON_ID
 from whiteboard.install import BROWSERS, Platform, Target, install
@@ -65,22 +65,6 @@ def register_host(root: Path, home: Path) -> Path:
     target = Target(Platform(os="linux", home=home, data_dir=root / "wb-launcher", env={}))
     install(target, ["firefox"], [FIREFOX_ADDON_ID])
     return target.manifest_path(BROWSERS["firefox"])
-
-
-def _route(url: str, is_document: bool) -> tuple[str, str] | None:
-    """(body, content type) for a request the test serves; None to fail it."""
-    parsed = urlparse(url)
-    if parsed.hostname == "news.example":
-        return ARTICLE, "text/html; charset=utf-8"
-    sites = {urlparse(u).hostname: site for site, u in SITE_URLS.items()}
-    if parsed.hostname not in sites:
-        return None
-    if parsed.path == "/__whiteboard_sim.js":
-        return SIMULATOR.read_text(), "text/javascript"
-    name = parsed.path.rstrip("/").rsplit("/", 1)[-1]
-    if not is_document or not (PAGES / f"{name}.html").exists():
-        return None
-    return page_html(name, sites[parsed.hostname], parse_qs(parsed.query)), "text/html; charset=utf-8"
 
 
 class Firefox:
@@ -153,7 +137,7 @@ class Firefox:
         if not params.get("isBlocked"):
             return
         request = params["request"]
-        answer = self.served.get(request["url"]) or _route(request["url"], params.get("navigation") is not None)
+        answer = self.served.get(request["url"]) or served(request["url"], params.get("navigation") is not None)
         try:
             if answer is None:
                 self.bidi.send("network.failRequest", {"request": request["request"]})
@@ -317,13 +301,12 @@ def sent(ff: Firefox, tab: str) -> list[dict]:
 
 
 def open_chat(ff: Firefox, tab: str, site: str, name: str, **query) -> None:
-    url = SITE_URLS[site].format(name=name)
-    ff.goto(tab, url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""))
+    ff.goto(tab, chat_url(site, name, **query))
     wait_for(lambda: ff.evaluate(tab, "() => window.__sim !== undefined"), timeout=15, what="the page simulator")
 
 
 def type_draft(ff: Firefox, tab: str, site: str, text: str) -> None:
-    ff.click(tab, "#prompt-textarea" if site == "chatgpt" else "[data-testid=chat-input]")
+    ff.click(tab, SITES[site].editor)
     ff.type_text(tab, text)
 
 

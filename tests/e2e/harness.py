@@ -197,29 +197,38 @@ def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
     return html[:at] + tag + html[at:] if at >= 0 else html + tag
 
 
+def served(url: str, is_document: bool) -> tuple[str, str] | None:
+    """(body, content type) of what the tests serve at `url`, in either browser: the article,
+    a saved page at its site's URL, the simulator; None for anything else (the request fails)."""
+    parsed = urlparse(url)
+    if parsed.hostname == "news.example":
+        return ARTICLE, "text/html; charset=utf-8"
+    site = site_of_host(parsed.hostname)
+    if site is None:
+        return None
+    if parsed.path == "/__whiteboard_sim.js":
+        return SIMULATOR.read_text(), "text/javascript"
+    name = parsed.path.rstrip("/").rsplit("/", 1)[-1]
+    if not is_document or not (PAGES / f"{name}.html").exists():
+        return None
+    return page_html(name, site, parse_qs(parsed.query)), "text/html; charset=utf-8"
+
+
 def install_routes(context) -> None:
     """Saved pages at the real chat URLs; the simulator; anything else is aborted."""
 
-    def chat(route, request):
-        url = urlparse(request.url)
-        site = site_of_host(url.hostname)
-        if url.path == "/__whiteboard_sim.js":
-            route.fulfill(body=SIMULATOR.read_text(), content_type="text/javascript")
-            return
-        name = url.path.rstrip("/").rsplit("/", 1)[-1]
-        if request.resource_type != "document" or not (PAGES / f"{name}.html").exists():
+    def serve(route, request):
+        answer = served(request.url, request.resource_type == "document")
+        if answer is None:
             route.abort()
-            return
-        route.fulfill(body=page_html(name, site, parse_qs(url.query)), content_type="text/html; charset=utf-8")
-
-    def article(route, request):
-        route.fulfill(body=ARTICLE, content_type="text/html; charset=utf-8")
+        else:
+            route.fulfill(body=answer[0], content_type=answer[1])
 
     context.route(lambda url: url.startswith(("http:", "https:", "ws:", "wss:")), lambda route: route.abort())
-    context.route("https://news.example/**", article)
+    context.route("https://news.example/**", serve)
     for site in SITES.values():
         for host in site.hosts:
-            context.route(f"https://{host}/**", chat)
+            context.route(f"https://{host}/**", serve)
 
 
 # An ordinary web page for selection capture, with text that looks like markup.

@@ -208,7 +208,7 @@ def test_an_answer_with_html_is_shown_as_text(browser, page, fake):
 
 def test_screenshot_of_the_panel_answering(browser, page, fake, tmp_path):
     """The panel answering, as a screenshot; WHITEBOARD_UPDATE_SCREENSHOTS=1 copies it to
-    docs/img/ask-panel.png (the README's picture comes from this real run)."""
+    docs/img/ask-panel.png (the README's and the docs site's picture comes from this real run)."""
     answer = ("Kyoto was Japan's capital for over a thousand years (794-1868), so emperors, nobles and "
               "Buddhist schools all built there. Many temples survived the war because the city was spared "
               "from bombing.")

@@ -6,8 +6,6 @@ while the user pauses and drops it after the send; with Options' "Prepare recall
 type" off, nothing reaches the host before Enter."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -19,6 +17,7 @@ from e2e.harness import (
     set_long_term,
     wait_for,
 )
+from support import busy
 from support.host import ok
 from whiteboard.blocks import strip_blocks
 
@@ -78,12 +77,8 @@ def memories(browser):
 @pytest.fixture
 def busy_core():
     """Another process keeping one core busy for the whole test."""
-    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    try:
+    with busy.busy_core(settle=0) as burner:
         yield burner
-    finally:
-        burner.kill()
-        burner.wait(10)
 
 
 def type_and_send(browser, page, request: str, pause_ms: int = 400) -> dict:

@@ -1,7 +1,8 @@
 """The core end-to-end set in real Firefox ESR, from the same extension/ that Chromium loads:
 selection capture, send interception with injection and reply capture on the saved ChatGPT
 and Claude pages, the popup's meter, and a missing host (e2e/firefox.py: WebDriver BiDi,
-the extension as a temporary add-on, the real host registered in a throwaway HOME)."""
+the extension as a temporary add-on, the real host registered in a throwaway HOME). The
+sites' URLs, saved pages, answers and composers are the Chromium tests' (e2e/harness.py SITES)."""
 
 from __future__ import annotations
 
@@ -27,16 +28,12 @@ from e2e.firefox import (
     ui_visible,
     wait_connected,
 )
-from e2e.harness import kill_host, page_html, the_host, wait_for
+from e2e.harness import SITES, kill_host, page_html, the_host, wait_for
 from e2e.support_models import fake_llm_env
 from support.fake_openai import FakeOpenAI, reply
 from whiteboard.blocks import strip_blocks
 from whiteboard.config import FIREFOX_ADDON_ID
 from whiteboard.install.extension import pack
-
-PAGES = {"chatgpt": "acb__chatgpt_2026-04-13", "claude": "acb__claude_2026-04-13"}
-ANSWER = {"chatgpt": "[data-message-author-role=assistant] .markdown p",
-          "claude": ".font-claude-response .standard-markdown p"}
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +83,10 @@ def test_the_host_was_started_by_firefox_with_its_arguments(firefox):
 
 @pytest.mark.parametrize("site", ["chatgpt", "claude"])
 def test_selection_goes_once_with_the_next_send(firefox, tab, site):
-    open_chat(firefox, tab, site, PAGES[site], reply="none")
+    open_chat(firefox, tab, site, SITES[site].page, reply="none")
     key = session_key(firefox, tab)
     assert session_messages(firefox, key) == []  # nothing reaches the host before the user acts
-    selected = capture_selection(firefox, tab, ANSWER[site], key)
+    selected = capture_selection(firefox, tab, SITES[site].answer, key)
     held = session_messages(firefox, key)
     assert held[-1]["source"] == "selection" and held[-1]["content"] == selected
     assert [m["role"] for m in held if m["source"] == "chat"] == ["user", "assistant", "user", "assistant"]
@@ -106,7 +103,7 @@ def test_selection_goes_once_with_the_next_send(firefox, tab, site):
 
 @pytest.mark.parametrize("site", ["chatgpt", "claude"])
 def test_the_reply_is_captured_once_after_streaming_ends(firefox, tab, site):
-    open_chat(firefox, tab, site, PAGES[site], replyMs=1200, chunks=3)
+    open_chat(firefox, tab, site, SITES[site].page, replyMs=1200, chunks=3)
     key = session_key(firefox, tab)
     send(firefox, tab, site, "Tell me about fish")
 
@@ -123,7 +120,7 @@ def test_the_reply_is_captured_once_after_streaming_ends(firefox, tab, site):
 
 
 def test_the_popup_shows_the_connection_page_and_meter(firefox, tab):
-    open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+    open_chat(firefox, tab, "chatgpt", SITES["chatgpt"].page, reply="none")
     send(firefox, tab, "chatgpt", "What is a token meter?")
     popup = firefox.open_extension_page(f"popup/popup.html?tab={tab_id(firefox, tab)}")
     try:
@@ -165,7 +162,7 @@ def firefox_without_host():
 def test_without_a_host_sends_go_through_unchanged_and_the_popup_says_what_to_do(firefox_without_host):
     ff = firefox_without_host
     tab = ff.new_tab()
-    open_chat(ff, tab, "claude", PAGES["claude"], reply="none")
+    open_chat(ff, tab, "claude", SITES["claude"].page, reply="none")
     for text in ("First without a host", "Second without a host"):
         assert send(ff, tab, "claude", text) == text
     status = ff.background("(bg) => bg.Whiteboard.worker.status()")
@@ -189,7 +186,7 @@ def test_options_turning_a_chat_site_off_lets_its_sends_through_untouched(firefo
                  what="the options saved")
         assert firefox.background("async (bg) => (await bg.chrome.storage.local.get('settings'))"
                                   ".settings.sites.chatgpt") is False
-        open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+        open_chat(firefox, tab, "chatgpt", SITES["chatgpt"].page, reply="none")
         key = session_key(firefox, tab)
         assert send(firefox, tab, "chatgpt", "Sent while ChatGPT is off") == "Sent while ChatGPT is off"
         assert session_messages(firefox, key) == []  # nothing reached the host
@@ -221,11 +218,9 @@ def test_the_memory_page_lists_and_searches_memories_as_text(firefox):
 
 @pytest.mark.parametrize("source,target", [("chatgpt", "claude"), ("claude", "chatgpt")])
 def test_handoff_opens_the_other_site_with_the_note_in_its_composer_unsent(firefox, tab, source, target):
-    start = {"claude": "https://claude.ai/new", "chatgpt": "https://chatgpt.com/"}[target]
-    editor = {"chatgpt": "#prompt-textarea", "claude": "[data-testid=chat-input]"}[target]
-    label = {"chatgpt": "ChatGPT", "claude": "Claude"}[target]
-    firefox.served[start] = (page_html(PAGES[target], target, {}), "text/html; charset=utf-8")
-    open_chat(firefox, tab, source, PAGES[source], reply="none")
+    start, editor, label = SITES[target].start_url, SITES[target].editor, SITES[target].label
+    firefox.served[start] = (page_html(SITES[target].page, target, {}), "text/html; charset=utf-8")
+    open_chat(firefox, tab, source, SITES[source].page, reply="none")
     key = session_key(firefox, tab)
     popup = firefox.open_extension_page(f"popup/popup.html?tab={tab_id(firefox, tab)}")
     before = {t["context"] for t in firefox.tabs()}
@@ -306,7 +301,7 @@ def test_asking_about_a_selection_in_the_panel(firefox_with_model, fake_model):
 
 
 def test_export_saves_the_session_and_import_fills_another_tab(firefox, tab, tmp_path):
-    open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+    open_chat(firefox, tab, "chatgpt", SITES["chatgpt"].page, reply="none")
     key = session_key(firefox, tab)
     send(firefox, tab, "chatgpt", "Which region is the staging bucket in?")
     wait_for(lambda: any(m["content"] == "Which region is the staging bucket in?"
@@ -357,7 +352,7 @@ def test_the_packed_firefox_zip_installs_for_good_and_works(tmp_path):
         background = ff.background("(bg) => bg.chrome.runtime.getManifest().background")
         assert background["scripts"] == [f"{EXTENSION_BASE}background/worker.js"] and not background["service_worker"]
         tab = ff.new_tab()
-        open_chat(ff, tab, "claude", PAGES["claude"], reply="none")
+        open_chat(ff, tab, "claude", SITES["claude"].page, reply="none")
         key = session_key(ff, tab)
         assert send(ff, tab, "claude", "Sent from the installed add-on") == "Sent from the installed add-on"
         wait_for(lambda: any(m["content"] == "Sent from the installed add-on" for m in session_messages(ff, key)),
@@ -367,23 +362,23 @@ def test_the_packed_firefox_zip_installs_for_good_and_works(tmp_path):
 
 
 def test_host_killed_the_send_goes_unchanged_and_the_port_comes_back(firefox, tab):
-    open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+    open_chat(firefox, tab, "chatgpt", SITES["chatgpt"].page, reply="none")
     key = session_key(firefox, tab)
-    capture_selection(firefox, tab, ANSWER["chatgpt"], key)
+    capture_selection(firefox, tab, SITES["chatgpt"].answer, key)
     old_pid = kill_host(firefox.root)  # the host Firefox started, found by its data dir
     assert send(firefox, tab, "chatgpt", "Sent while the host is down") == "Sent while the host is down"
 
     wait_connected(firefox)
     assert wait_for(lambda: the_host(firefox.root), what="a new host process").pid != old_pid
-    capture_selection(firefox, tab, ANSWER["chatgpt"], key)
+    capture_selection(firefox, tab, SITES["chatgpt"].answer, key)
     after = send(firefox, tab, "chatgpt", "After the restart")
     assert after.startswith("After the restart\n") and "[Whiteboard selection" in after
 
 
 def test_host_slower_than_the_limit_the_send_goes_unchanged_after_it(firefox, tab):
-    open_chat(firefox, tab, "chatgpt", PAGES["chatgpt"], reply="none")
+    open_chat(firefox, tab, "chatgpt", SITES["chatgpt"].page, reply="none")
     key = session_key(firefox, tab)
-    capture_selection(firefox, tab, ANSWER["chatgpt"], key)
+    capture_selection(firefox, tab, SITES["chatgpt"].answer, key)
     host = the_host(firefox.root)
     host.send_signal(signal.SIGSTOP)
     try:

@@ -6,9 +6,8 @@ its imports listed by Python itself (-X importtime, on stderr)."""
 
 from __future__ import annotations
 
-import time
-
 from support.host import HostProcess, isolated_env, ok
+from support.waiting import wait_for
 
 # Loaded by every host, and why: the vBRIEF document types the wire's vbrief.* messages are
 # made of (design §1). (The block format every send strips from a draft is whiteboard/blocks.py.)
@@ -30,10 +29,8 @@ def loaded_modules(stderr: str) -> set[str]:
 
 
 def sessions_only(host: HostProcess, site: str) -> None:
-    deadline = time.monotonic() + 30
-    while not ok(host.request("ping"))["tokenizer_ready"]:
-        assert time.monotonic() < deadline, "the host never finished starting"
-        time.sleep(0.02)
+    wait_for(lambda: ok(host.request("ping"))["tokenizer_ready"], timeout=30, interval=0.02,
+             what="the host to finish starting")
     key = f"{site}:1"
     for i in range(6):
         ok(host.request("session.add", key=key, role="user" if i % 2 == 0 else "assistant",

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from support.host import HostProcess, isolated_env
+from support.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="reads /proc/<pid>/fd")
 
@@ -23,10 +24,8 @@ def open_files(pid: int) -> set[str]:
 
 
 def started(host: HostProcess) -> None:
-    deadline = time.monotonic() + 10
-    while not host.request("ping")["tokenizer_ready"]:
-        assert time.monotonic() < deadline, "the host never finished starting"
-        time.sleep(0.02)
+    wait_for(lambda: host.request("ping")["tokenizer_ready"], timeout=10, interval=0.02,
+             what="the host to finish starting")
 
 
 def vault_opened_soon(pid: int, wait: float) -> bool:

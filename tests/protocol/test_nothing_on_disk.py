@@ -6,6 +6,7 @@ import time
 import pytest
 
 from support.host import HostProcess, files_under, isolated_env
+from support.waiting import wait_for
 
 MARKERS = ["ZEBRA-MARKER-3141", "quokka-secret-plan", "日本語マーカー"]
 
@@ -40,16 +41,13 @@ def test_drafts_sent_while_typing_leave_nothing_on_disk(tmp_path):
     with HostProcess(env=env) as host:
         assert host.request("site.settings", site="chatgpt.com", long_term=True)["ok"]
         assert host.request("memory.add", text="Prefers TypeScript", memory_type="preference")["ok"]
-        deadline = time.monotonic() + 120
-        while host.request("memory.status")["meanings"]["indexed"] < 1:
-            assert time.monotonic() < deadline, "the memory was not indexed"
-            time.sleep(0.1)
+        wait_for(lambda: host.request("memory.status")["meanings"]["indexed"] >= 1, timeout=120, interval=0.1,
+                 what="the memory indexed")
         for i in range(10):
             reply = host.request("chat.draft", key="chatgpt.com:1", site="chatgpt.com", draft=f"{draft} {i}")
             assert reply["ok"] and reply["state"] in ("queued", "ready"), reply
-        while host.request("memory.status")["meanings"]["drafts"] != 1:
-            assert time.monotonic() < deadline, "the draft was not embedded"
-            time.sleep(0.05)
+        wait_for(lambda: host.request("memory.status")["meanings"]["drafts"] == 1, timeout=120,
+                 what="the draft embedded")
         time.sleep(0.5)
         assert not host.request("session.get", key="chatgpt.com:1")["ok"]  # no session: nothing recorded
         host.send({"id": "y", "type": "chat.draft", "key": "chatgpt.com:1", "site": "claude.ai", "draft": draft})

@@ -19,6 +19,7 @@ import time
 import pytest
 
 from support.host import FramedPeer, HostProcess, key_path, ok, vault_path
+from support.waiting import wait_for
 
 PING_EVERY = 0.05
 PING_BOUND = 0.1  # seconds from a ping's frame written to its answer read
@@ -159,10 +160,7 @@ def assert_pings_prompt(pings: Pings, during: str, at_least: int = 5) -> None:
 
 
 def started(wire: Wire) -> None:
-    deadline = time.monotonic() + 30
-    while not wire.request("ping")["tokenizer_ready"]:
-        assert time.monotonic() < deadline, "the host never finished starting"
-        time.sleep(0.05)
+    wait_for(lambda: wire.request("ping")["tokenizer_ready"], timeout=30, what="the host to finish starting")
 
 
 @pytest.fixture

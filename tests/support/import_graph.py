@@ -4,8 +4,9 @@ two checks design §1 asks of it: no cycle, and no import from a higher layer.
 What counts as an edge: every `import` and `from ... import` the module's code can run,
 at module level or inside a function (a lazy import defers the cost, not the dependency:
 the vault and the model settings importing each other inside functions was a cycle all
-the same). Imports under `if TYPE_CHECKING:` are left out: they are never executed and
-name a type for annotations only. `from pkg import name` is an edge to `pkg.name` when
+the same). Imports under `if TYPE_CHECKING:` count as well: never executed, they still
+make the importer know the module above it (a store that names its service for an
+annotation is written against that service). `from pkg import name` is an edge to `pkg.name` when
 that is a module in the tree, else to `pkg`. Importing a module runs its parent packages'
 `__init__` too; that implicit edge is not counted (each `__init__` is checked on its own
 imports).
@@ -31,20 +32,10 @@ def modules(root: Path) -> dict[str, Path]:
     return found
 
 
-def _type_checking_only(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
-        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _imports(tree: ast.AST) -> Iterable[ast.Import | ast.ImportFrom]:
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and _type_checking_only(node):
-            yield from _imports(ast.Module(body=node.orelse, type_ignores=[]))
-            continue
+    for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
-        yield from _imports(node)
 
 
 def import_graph(root: Path) -> Graph:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DESIGN = ROOT / "docs" / "design.md"
-SKIP_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".pytest_cache", "build", "dist"}
+SKIP_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".pytest_cache", "build", "dist", "site"}
 SUFFIXES = {".py", ".js", ".mjs", ".md", ".sh", ".ps1", ".html", ".css", ".json", ".toml", ".txt", ""}
 
 # "design §4", "docs/design.md §2-3", "design §4, §8" (case-sensitive: the old form is upper case).

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from support.waiting import wait_for
 from whiteboard import actions
 from whiteboard.actions import Action, load_all
 from whiteboard.app import App
@@ -140,10 +141,9 @@ def test_only_ping_and_ask_cancel_run_on_the_reader_thread():
     assert {a.type for a in load_all().values() if a.inline} == {"ping", "ask.cancel"}
 
 
-def wait_for(sink, n, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while len(sink.messages) < n and time.monotonic() < deadline:
-        time.sleep(0.005)
+def replies(sink, n, timeout=5.0) -> list[dict]:
+    """The sink's messages once it has `n`."""
+    wait_for(lambda: len(sink.messages) >= n, timeout=timeout, interval=0.005, what=f"{n} replies")
     return sink.messages
 
 
@@ -176,7 +176,7 @@ def test_the_reader_answers_inline_and_hands_on_the_rest_at_once_while_work_hold
     finally:
         release.set()
     # Generous: each send first waits up to 5 s for this App's tokenizer, loading on a busy machine.
-    assert {m["id"] for m in wait_for(sink, 5, timeout=30)} == {1, 2, 3, 4, 5}
+    assert {m["id"] for m in replies(sink, 5, timeout=30)} == {1, 2, 3, 4, 5}
     channel.close()
 
 
@@ -206,7 +206,7 @@ def test_a_tabs_requests_run_in_the_order_sent_and_a_blocking_one_after_them(app
         channel.handle(json.dumps({"id": i, "type": "session.add", "key": key, "role": "user",
                                    "content": str(i)}).encode())
     channel.handle(b'{"id": 9, "type": "vbrief.export", "key": "chatgpt.com:1"}')
-    wait_for(sink, 5)
+    replies(sink, 5)
     channel.close()
     tab = [e for e in log if e[1] == "chatgpt.com:1"]
     assert tab == [("start", "chatgpt.com:1", "0"), ("end", "chatgpt.com:1", "0"),

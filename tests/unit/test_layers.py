@@ -100,10 +100,18 @@ def test_a_longer_planted_cycle_and_a_self_contained_package(tmp_path):
     assert cycles(import_graph(pkg)) == [["pkg.a", "pkg.b", "pkg.c"]]
 
 
-def test_type_checking_imports_are_not_edges(tmp_path):
-    pkg = plant(tmp_path, {"__init__.py": "", "a.py": "import pkg.b\n",
-                           "b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import a\n"})
-    assert cycles(import_graph(pkg)) == []
+def test_a_type_only_upward_import_is_found(tmp_path):
+    """As store/transfer.py named the memory service above it for an annotation (issue 35):
+    an import under `if TYPE_CHECKING:` is never run, but the store is written against it."""
+    pkg = plant(tmp_path, {
+        "__init__.py": "", "memory/__init__.py": "", "memory/service.py": "from .store import transfer\n",
+        "memory/store/__init__.py": "",
+        "memory/store/transfer.py": "import typing\n"
+                                    "if typing.TYPE_CHECKING:\n    from ..service import MemoryService\n",
+    })
+    layers = [["pkg.memory.store"], ["pkg.memory"]]
+    assert upward(import_graph(pkg), layers) == ["pkg.memory.store.transfer -> pkg.memory.service"]
+    assert cycles(import_graph(pkg)) == [["pkg.memory.service", "pkg.memory.store.transfer"]]
 
 
 def test_a_planted_upward_import_is_found(tmp_path):

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 
+from support.waiting import wait_for
 from whiteboard.memory.meaning import drafts as D
 from whiteboard.memory.meaning.drafts import DraftVectors, changed_chars, small_edit
 
@@ -42,12 +43,11 @@ class Embed:
 
 
 def ready(drafts, key, text, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if drafts.lookup(key, text, "toy").vector is not None:
-            return drafts.lookup(key, text, "toy")
-        time.sleep(0.005)
-    raise AssertionError("the draft was not embedded")
+    def embedded():
+        found = drafts.lookup(key, text, "toy")
+        return found.vector is not None and found
+
+    return wait_for(embedded, timeout=timeout, interval=0.005, what="the draft embedded")
 
 
 def test_exact_text_is_ready_without_model_work():
@@ -137,10 +137,7 @@ def test_idle_vectors_go_without_any_further_request():
     try:
         with drafts._lock:
             drafts._lock.notify_all()
-        end = time.monotonic() + 10
-        while drafts.counts() != (0, 0) and time.monotonic() < end:
-            time.sleep(0.05)
-        assert drafts.counts() == (0, 0)
+        wait_for(lambda: drafts.counts() == (0, 0), timeout=10, what="the idle drafts dropped")
     finally:
         D.IDLE_SECONDS = old
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from support.fake_openai import EMBEDDINGS_PATH, fail
+from support.waiting import wait_for
 from whiteboard.memory.meaning import vectors
 from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder
 from whiteboard.memory.model import Memory, new_memory_id
@@ -91,10 +92,11 @@ def test_a_set_aside_memory_is_tried_again_after_a_while(make, fake_openai, monk
     store(service, texts_with_refused(60, at=30))
     assert settled(service).set_aside == 1
     fake_openai.refused_inputs.clear()  # the provider takes it now (a limit raised, say)
-    deadline = time.monotonic() + 30
-    while (p := service.meanings.progress()).set_aside or p.indexed < 60:
-        assert time.monotonic() < deadline, p
-        time.sleep(0.1)
+    def all_indexed():
+        p = service.meanings.progress()
+        return not p.set_aside and p.indexed >= 60 and p
+
+    p = wait_for(all_indexed, timeout=30, interval=0.1, what="the set-aside memory indexed")
     assert (p.state, p.indexed, p.total) == ("ready", 60, 60)
 
 

@@ -181,12 +181,12 @@ def test_imported_memories_get_their_vectors_and_an_import_that_only_repins_embe
     document = {"format": transfer.FORMAT, "version": transfer.VERSION, "memories": [
         {"type": "context", "text": "Allergic to peanuts", "created_at": now, "updated_at": now},
         {"type": "preference", "text": "Has a cat", "created_at": now, "updated_at": now}]}
-    assert transfer.import_memories(service, transfer.parse(document)) == (2, 0, 0)
+    assert service.import_memories(transfer.parse(document)) == (2, 0, 0)
     assert wait_indexed(service).indexed == 2 and toy.passages == 2
     assert [m.text for m in recall(service, TOKENS, "a satay dinner").memories] == ["Allergic to peanuts"]
     again = transfer.document(service.list())  # as exported, with one memory pinned since
     again["memories"] = [{**e, "pinned": e["text"] == "Has a cat"} for e in again["memories"]]
-    assert transfer.import_memories(service, transfer.parse(again)) == (0, 1, 1)
+    assert service.import_memories(transfer.parse(again)) == (0, 1, 1)
     assert wait_indexed(service).indexed == 2 and toy.passages == 2
 
 

@@ -129,11 +129,11 @@ def test_export_and_import_keep_the_pin(service, tmp_path):
     document = transfer.document(service.list())
     assert {e["text"]: e["pinned"] for e in document["memories"]} == {SHORT: True, TS: False}
     fresh = MemoryService(tmp_path / "other" / "m.db", tmp_path / "other" / "k")
-    assert transfer.import_memories(fresh, transfer.parse(document)) == (2, 0, 0)
+    assert fresh.import_memories(transfer.parse(document)) == (2, 0, 0)
     assert [m.id for m in fresh.pinned()] == [a.id] and fresh.get(a.id).pinned_at == a.pinned_at
     # Importing a document that unpins an existing memory changes just that.
     document["memories"] = [{**e, "pinned": False} for e in document["memories"]]
-    assert transfer.import_memories(fresh, transfer.parse(document)) == (0, 1, 1)
+    assert fresh.import_memories(transfer.parse(document)) == (0, 1, 1)
     assert fresh.pinned() == []
 
 

@@ -81,3 +81,30 @@ def test_a_check_fails_on_other_weights_or_other_sources():
     matrix = np.eye(3, dtype=np.float32)
     assert adapter.same_matrix(matrix, matrix + adapter.CHECK_TOLERANCE / 2)
     assert not adapter.same_matrix(matrix, matrix + 10 * adapter.CHECK_TOLERANCE)
+
+
+def test_vectors_are_kept_in_the_folder_the_named_variable_gives_and_only_there(tmp_path, monkeypatch):
+    """training/vectors.embed_cached, shared by training (WB_TRAIN_CACHE) and the benchmarks
+    (WB_BENCH_CACHE): a second call with the same model, kind and texts reads the file."""
+    from training.vectors import embed_cached
+
+    class Counting:
+        model_id = "toy"
+        calls = 0
+
+        def embed_queries(self, texts):
+            Counting.calls += 1
+            return np.array([[len(t), 1.0] for t in texts], dtype=np.float64)
+
+        embed_passages = embed_queries
+
+    model = Counting()
+    monkeypatch.delenv("WB_TRAIN_CACHE", raising=False)
+    monkeypatch.setenv("WB_BENCH_CACHE", str(tmp_path / "bench"))
+    first = embed_cached(model, "query", ["a", "bb", "ccc"], batch=2, cache_var="WB_BENCH_CACHE")
+    assert first.dtype == np.float32 and first[:, 0].tolist() == [1, 2, 3] and Counting.calls == 2
+    again = embed_cached(model, "query", ["a", "bb", "ccc"], cache_var="WB_BENCH_CACHE")
+    assert np.array_equal(again, first) and Counting.calls == 2
+    assert len(list((tmp_path / "bench").glob("*.npy"))) == 1
+    embed_cached(model, "passage", ["a", "bb", "ccc"])  # WB_TRAIN_CACHE unset: nothing kept
+    assert Counting.calls == 3 and len(list(tmp_path.rglob("*.npy"))) == 1

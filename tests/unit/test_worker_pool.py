@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from support.waiting import wait_for
 from whiteboard.server.pool import Busy, WorkerPool
 
 
@@ -34,14 +35,10 @@ def test_a_full_pool_refuses_at_once_and_serves_again_when_drained():
     assert refused.value.to_wire()["reason"] == "busy" and refused.value.code == "unavailable"
     assert threading.active_count() == before
     release.set()
-    deadline = time.monotonic() + 5
-    while len(done) < 5 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_for(lambda: len(done) >= 5, timeout=5, interval=0.01, what="the five jobs")
     assert sorted(done) == [0, 1, 2, 3, 4]
     pool.submit(job(5))  # room again
-    deadline = time.monotonic() + 5
-    while len(done) < 6 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_for(lambda: len(done) >= 6, timeout=5, interval=0.01, what="the sixth job")
     assert 5 in done and len(pool._workers) == 2
 
 
@@ -83,26 +80,20 @@ def test_jobs_with_one_key_run_one_at_a_time_in_order_and_others_beside_them():
             log.append(f"end {name}")
         return run
 
-    def until(condition):
-        deadline = time.monotonic() + 5
-        while not condition() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return condition()
-
     pool.submit(job("a1", wait=True), key="a")
-    assert until(lambda: "start a1" in log)
+    wait_for(lambda: "start a1" in log, timeout=5, interval=0.01, what="a1 started")
     pool.submit(job("a2"), key="a")
     pool.submit(job("a3"), key="a")
     with pytest.raises(Busy):  # jobs waiting behind their key count against the queue too
         pool.submit(job("a4"), key="a")
     assert not pool.idle()
     release.set()
-    assert until(lambda: "end a3" in log)
+    wait_for(lambda: "end a3" in log, timeout=5, interval=0.01, what="a3 done")
     pool.submit(job("b1", wait=False), key="b")
-    assert until(lambda: "end b1" in log)
+    wait_for(lambda: "end b1" in log, timeout=5, interval=0.01, what="b1 done")
     assert [e for e in log if e.endswith(("a1", "a2", "a3"))] == \
         ["start a1", "end a1", "start a2", "end a2", "start a3", "end a3"]
-    assert until(pool.idle)
+    wait_for(pool.idle, timeout=5, interval=0.01, what="the pool idle")
 
 
 def test_another_keys_job_runs_while_one_key_waits():

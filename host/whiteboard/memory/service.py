@@ -25,7 +25,7 @@ from ..privacy import REDACTED
 from ..protocol.errors import BadRequest, NotFound
 from ..settings_store import default_paths
 from ..sites import SiteStore
-from .errors import MemoryBusy, MemoryChanged, MemoryDamaged
+from .errors import MemoryBusy, MemoryChanged, MemoryDamaged, RowRejected
 from .meaning.vectors import MeaningIndexer
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
 from .recall import recall as recalling
@@ -348,12 +348,49 @@ class MemoryService:
 
         return transfer.parse(raw)
 
-    def import_memories(self, memories: list[Memory],
-                        progress: Callable[[int], None] | None = None) -> tuple[int, int, int]:
-        """(added, updated, unchanged): all of `memories` stored in one transaction, or none."""
-        from .store import transfer
-
-        return transfer.import_memories(self, memories, progress=progress)
+    def import_memories(self, memories: list[Memory], progress: Callable[[int], None] | None = None,
+                        chunk: int = 500) -> tuple[int, int, int]:
+        """(added, updated, unchanged), all in one transaction: every entry is stored or, on an
+        error or a crash at any point, none. New ones are inserted `chunk` at a time within it.
+        (Here, not in store/transfer.py beside the document: the store knows nothing above it.)"""
+        added = updated = unchanged = 0
+        tick = progress or (lambda n: None)
+        with self.batch():
+            known = {T.normalized(m.text) for m in self.index.memories.values()}
+            fresh: list[tuple[int, Memory]] = []
+            for i, m in enumerate(memories):
+                existing = self.index.memories.get(m.id)
+                if existing is not None:
+                    if T.normalized(m.text) in known:  # this memory's text, or another's already
+                        if m.pinned != existing.pinned:
+                            self.update(m.id, pinned=m.pinned)
+                            updated += 1
+                        else:
+                            unchanged += 1
+                    else:
+                        self.update(m.id, m.text, pinned=m.pinned)
+                        known.add(T.normalized(m.text))
+                        updated += 1
+                    tick(1)
+                elif T.normalized(m.text) in known:
+                    unchanged += 1
+                    tick(1)
+                else:
+                    if m.id in self.damaged:
+                        m.id = new_memory_id()  # the unreadable row stays as it is
+                    known.add(T.normalized(m.text))
+                    fresh.append((i, m))
+            for start in range(0, len(fresh), chunk):
+                part = fresh[start:start + chunk]
+                try:
+                    stored = len(self.store([m for _, m in part]))
+                except RowRejected as exc:
+                    raise BadRequest(f"document.memories.{part[exc.position][0]}: cannot be stored "
+                                     f"({exc.problem}); nothing was imported") from None
+                added += stored
+                unchanged += len(part) - stored  # already kept under another id (a row from before text keys)
+                tick(len(part))
+        return added, updated, unchanged
 
     def _oldest_first(self) -> list[Memory]:
         return sorted(self.list(), key=lambda m: (m.created_at, m.id))

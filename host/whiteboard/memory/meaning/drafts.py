@@ -32,7 +32,7 @@ CPU_SHARE = 0.25  # of one core, at most, for embedding drafts ahead of Enter
 # this one is not embedded within the send's deadline and the edit is small (one changed
 # stretch of at most SMALL_EDIT_CHARS characters and SMALL_EDIT_SHARE of the draft). Chosen
 # on the paraphrase sets: better than full text alone, worse than the exact vector
-# (tests/bench/bench_draft.py; README has the figures).
+# (tests/bench/bench_draft.py; docs/benchmarks.md has the figures).
 SMALL_EDIT_CHARS = 12
 SMALL_EDIT_SHARE = 0.25
 # A draft that arrives within this long after its tab's send is an earlier one overtaken by

@@ -4,5 +4,5 @@ suggestions, usage counts, the memory settings file, import and export of memori
 
 May import: the base layer (crypto, files, config, the encrypted settings store, sites, text),
 the wire's errors and bounds, and `memory/model.py` and `memory/errors.py`. Not the
-service above it (transfer.py names it for annotations only), meanings or recall.
+service above it, meanings or recall (not even for annotations).
 """

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Annotated, Callable, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
@@ -27,11 +27,7 @@ from ...protocol.bounds import Count, UnixSeconds
 from ...protocol.errors import BadRequest
 from ...sites import check_site
 from ...text import clean_words
-from ..errors import RowRejected
 from ..model import MAX_OLD_TEXTS, MAX_TEXT_CHARS, Memory, OldText, new_memory_id
-
-if TYPE_CHECKING:  # the service loads numpy and the vault: not at the host's start-up
-    from ..service import MemoryService
 
 FORMAT, VERSION = "whiteboard.memories", 1
 PAGE_BYTES = 900_000  # a host -> browser message is at most 1 MiB
@@ -149,47 +145,3 @@ def _at(exc: ValidationError, prefix: tuple, offset: int) -> BadRequest:
         loc[0] += offset
     where = ".".join(str(p) for p in (*prefix, *loc))
     return BadRequest(f"document.{where}: {err['msg']}")
-
-
-def import_memories(service: MemoryService, memories: list[Memory], chunk: int = 500,
-                    progress: Callable[[int], None] | None = None) -> tuple[int, int, int]:
-    """(added, updated, unchanged), all in one transaction: every entry is stored or, on an
-    error or a crash at any point, none. New ones are inserted `chunk` at a time within it."""
-    added = updated = unchanged = 0
-    tick = progress or (lambda n: None)
-    with service.batch():
-        known = {T.normalized(m.text) for m in service.index.memories.values()}
-        fresh: list[tuple[int, Memory]] = []
-        for i, m in enumerate(memories):
-            existing = service.index.memories.get(m.id)
-            if existing is not None:
-                if T.normalized(m.text) in known:  # this memory's text, or another's already
-                    if m.pinned != existing.pinned:
-                        service.update(m.id, pinned=m.pinned)
-                        updated += 1
-                    else:
-                        unchanged += 1
-                else:
-                    service.update(m.id, m.text, pinned=m.pinned)
-                    known.add(T.normalized(m.text))
-                    updated += 1
-                tick(1)
-            elif T.normalized(m.text) in known:
-                unchanged += 1
-                tick(1)
-            else:
-                if m.id in service.damaged:
-                    m.id = new_memory_id()  # the unreadable row stays as it is
-                known.add(T.normalized(m.text))
-                fresh.append((i, m))
-        for start in range(0, len(fresh), chunk):
-            part = fresh[start:start + chunk]
-            try:
-                stored = len(service.store([m for _, m in part]))
-            except RowRejected as exc:
-                raise BadRequest(f"document.memories.{part[exc.position][0]}: cannot be stored ({exc.problem}); "
-                                 "nothing was imported") from None
-            added += stored
-            unchanged += len(part) - stored  # already kept under another id (a row from before text keys)
-            tick(len(part))
-    return added, updated, unchanged
