@@ -123,3 +123,21 @@ def test_the_model_drop_down_lists_every_preset_with_its_note_and_contacts_nothi
         assert options.input_value("#model-base-url") == PRESETS[name].base_url
     assert not [u for u in requests if u.startswith(("http:", "https:"))]  # nothing until Test
     options.close()
+
+
+def test_the_sites_table_works_from_the_keyboard_with_a_visible_focus(browser):
+    options = open_options(browser)
+    focused = lambda: options.evaluate("() => document.activeElement.id")  # noqa: E731
+    options.keyboard.press("Tab")  # the table is the page's first control
+    assert focused() == "site-on-chatgpt"
+    ring = options.evaluate("() => { const s = getComputedStyle(document.activeElement);"
+                            " return [s.outlineStyle, parseFloat(s.outlineWidth)]; }")
+    assert ring[0] != "none" and ring[1] >= 2, ring
+    options.keyboard.press("Space")
+    wait_for(lambda: settings(browser).get("sites", {}).get("chatgpt") is False, what="ChatGPT off by keyboard")
+    options.keyboard.press("Tab")
+    assert focused() == "memory-site-chatgpt"
+    options.keyboard.press("Shift+Tab")
+    options.keyboard.press("Space")
+    wait_for(lambda: settings(browser)["sites"]["chatgpt"] is True, what="ChatGPT back on")
+    options.close()
