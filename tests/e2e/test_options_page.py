@@ -59,6 +59,16 @@ def test_a_bad_budget_is_refused_under_its_field_and_nothing_is_saved(browser):
     budget.fill(str(before))
     budget.press("Tab")
     wait_for(lambda: settings(browser).get("budget") == before, what="the budget restored")
+
+    # The host's memory settings alike: refused under the field, the host's value kept.
+    pinned = options.locator("#pinned-tokens")
+    wait_for(lambda: pinned.is_enabled(), what="the memory settings")
+    kept = browser.request({"type": "memory.settings"})["pinned_tokens"]
+    pinned.fill("5000")
+    pinned.press("Tab")
+    wait_for(lambda: options.locator("#pinned-tokens-error").is_visible(), what="the pinned tokens error")
+    assert "from 0 to 2000" in options.locator("#pinned-tokens-error").inner_text()
+    assert browser.request({"type": "memory.settings"})["pinned_tokens"] == kept
     options.close()
 
 
