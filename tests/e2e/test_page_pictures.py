@@ -48,9 +48,10 @@ KYOTO = ("Kyoto was Japan's capital for over a thousand years (794-1868), so emp
          "schools all built there. Many temples survived the war because the city was spared from bombing.")
 
 # The rendered boxes of the visible controls: a pair that overlaps (neither inside the
-# other, nor a label and its own control), one that leaves the page sideways, and a
-# checkbox whose middle is off the first line of its label (its <label>, or the row header
-# of its table row) are problems, described for the assertion.
+# other, nor a label and its own control), one that leaves the page sideways, a checkbox
+# whose middle is off the first line of its label (its <label>, or the row header of its
+# table row), and a checkbox right beside a line of another's label (a run-on line of
+# them) are problems, described for the assertion.
 LAYOUT_PROBLEMS = """() => {
   const name = (e) => e.id ? `#${e.id}` : `${e.localName}${e.className ? '.' + e.className : ''}` +
     `(${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30)})`;
@@ -80,9 +81,24 @@ LAYOUT_PROBLEMS = """() => {
     range.setEnd(text, at + 1);
     return range.getBoundingClientRect();
   };
-  for (const box of controls.filter((e) => e.type === 'checkbox')) {
-    const label = box.labels[0] || box.closest('tr')?.querySelector('th');
+  const labelOf = (box) => box.labels[0] || box.closest('tr')?.querySelector('th');
+  const checkboxes = controls.filter((e) => e.type === 'checkbox');
+  for (const box of checkboxes) {
+    const label = labelOf(box);
     if (!label) { problems.push(`${name(box)} has no label`); continue; }
+    // No other checkbox right beside a line of this label's text (a run-on line of them).
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const lines = [...range.getClientRects()];
+    for (const other of checkboxes) {
+      if (other === box || labelOf(other) === label || label.contains(other)) continue;
+      const o = other.getBoundingClientRect();
+      const beside = (l) => o.bottom > l.top + 1 && o.top < l.bottom - 1 && o.right > l.left - 24 &&
+        o.left < l.right + 24;
+      if (lines.some(beside)) {
+        problems.push(`${name(other)} sits on a line of the label of ${name(box)}`);
+      }
+    }
     const line = firstLine(label);
     const r = box.getBoundingClientRect();
     const middle = (r.top + r.bottom) / 2;
@@ -240,3 +256,15 @@ def test_the_ask_panel_follows_the_scheme(browser, fake, out):
         fake.unscript()
         assert browser.request({"type": "llm.settings.set", "base_url": "", "model": ""})["ok"]
     assert seen["light"] == "rgb(255, 255, 255)" and seen["dark"] != seen["light"], seen
+
+
+def test_the_box_check_finds_a_run_on_line_of_checkboxes_and_overlaps(page):
+    """What the options page once was: inline labels wrapping into one another, and a
+    button drawn over a field."""
+    labels = "".join(f'<label><input type=checkbox> {name} ({name.lower()}.example.com)</label> '
+                     for name in ("ChatGPT", "Claude", "Gemini", "Perplexity", "Grok"))
+    page.set_content(f'<main style="width:420px">{labels}<p><input id=field style="width:200px">'
+                     '<button style="margin-left:-60px">Go</button></p></main>')
+    problems = page.evaluate(LAYOUT_PROBLEMS)
+    assert any("sits on a line of the label" in p for p in problems), problems
+    assert any(p.startswith("#field overlaps button") for p in problems), problems
