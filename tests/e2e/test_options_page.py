@@ -90,6 +90,16 @@ def test_pause_from_the_popup_shows_in_options_and_resume_there_reaches_the_popu
     wait_for(lambda: popup.locator("#pause").inner_text() == "Pause on this site", what="the popup in step")
     assert paused_cell.inner_text() == "No" and f"resumed on {host}" in options.locator("#sites-status").inner_text()
 
+    # Long-term memory turned on in the popup for this host name shows in the table at once:
+    # half-set, since Copilot's other host name is still off.
+    popup.wait_for_selector("#memory-opt-in:not([disabled])")
+    popup.locator("#memory-opt-in").check()
+    memory = options.locator("#memory-site-copilot")
+    try:
+        wait_for(lambda: memory.evaluate("b => b.indeterminate"), what="the memory switch in step")
+    finally:
+        assert browser.request({"type": "site.settings", "site": host, "long_term": False})["ok"]
+
     # And a site switched off in options is what the popup says at once.
     options.locator("#site-on-copilot").uncheck()
     wait_for(lambda: "turned off in Options" in popup.locator("#page-text").inner_text(), what="the popup in step")
