@@ -223,6 +223,7 @@ def test_the_memory_chip_and_its_preview_follow_the_scheme(browser, chat, out):
     for scheme in SCHEMES:
         chat.emulate_media(color_scheme=scheme)
         chat.bring_to_front()
+        harness.close_panel(chat)  # the session panel the selection opened: the chip alone
         type_draft(chat, "chatgpt", "Which temples should I see in Kyoto?")
         wait_for(lambda: "see what goes with this send" in (shadow_ui(chat, "whiteboard-memory-preview") or {}).get(
             "text", ""), what="the chip")
