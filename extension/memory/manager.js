@@ -183,6 +183,8 @@ $("type").addEventListener("change", () => { offset = 0; act(refresh, false); })
 $("prev").addEventListener("click", () => { offset = Math.max(0, offset - PAGE); act(refresh, false); });
 $("next").addEventListener("click", () => { offset += PAGE; act(refresh, false); });
 $("export").addEventListener("click", () => act(exportAll, false));
+// A real button opens the hidden file input: a label is not reachable from the keyboard.
+$("import-button").addEventListener("click", () => $("import").click());
 $("import").addEventListener("change", (event) => {
   const file = event.target.files[0];
   event.target.value = "";

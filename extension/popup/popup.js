@@ -131,6 +131,7 @@ function notice(text) {
 }
 
 document.addEventListener("whiteboard:popup-refresh", refresh); // a feature section changed the session
+settingsStore.onChange(refresh); // Options changed a site's switch or pause: one settings source
 $("retry").addEventListener("click", async () => {
   await worker({ kind: KIND.reconnect });
   // A host starting on a busy machine may take seconds: show it once it answers (or fails).

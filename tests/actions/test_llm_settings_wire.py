@@ -11,6 +11,7 @@ import pytest
 from support.fake_openai import FakeOpenAI, fail
 from support.host import isolated_env
 from support.inprocess import InProcessHost
+from whiteboard.llm.presets import PRESETS
 
 API_KEY = "sk-proj-NEVER-LEAK-0123456789abcdefghijklmnopqrstuv"
 
@@ -24,7 +25,8 @@ def test_settings_round_trip_without_ever_returning_the_key(env, fake_openai):
     with InProcessHost(env=env) as host:
         empty = host.request("llm.settings.get")
         assert empty["ok"] and empty["configured"] is False and empty["api_key_set"] is False
-        assert {p["name"] for p in empty["presets"]} == {"openai", "xai", "gemini", "ollama", "lmstudio", "custom"}
+        assert {p["name"] for p in empty["presets"]} == set(PRESETS)
+        assert all(p["note"] for p in empty["presets"]) and empty["preset"] == ""
         saved = host.request("llm.settings.set", base_url=fake_openai.base_url, model="fake-model", api_key=API_KEY,
                              read_timeout=20)
         assert saved["ok"] and saved["configured"] and saved["api_key_set"] and saved["api_key_source"] == "stored"

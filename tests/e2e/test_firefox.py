@@ -178,12 +178,11 @@ def test_without_a_host_sends_go_through_unchanged_and_the_popup_says_what_to_do
 def test_options_turning_a_chat_site_off_lets_its_sends_through_untouched(firefox, tab):
     options = firefox.open_extension_page("options/options.html")
     try:
-        wait_for(lambda: firefox.evaluate(options, "() => !!document.querySelector('#sites [name=chatgpt]')"),
+        wait_for(lambda: firefox.evaluate(options, "() => !!document.querySelector('#site-on-chatgpt')"),
                  what="the options' sites")
-        firefox.click(options, "#sites [name=chatgpt]")  # a real click unticks it
-        firefox.click(options, "#form button[type=submit]")
-        wait_for(lambda: firefox.evaluate(options, "() => document.querySelector('#saved').textContent") == "Saved.",
-                 what="the options saved")
+        firefox.click(options, "#site-on-chatgpt")  # a real click unticks it, and that saves it
+        wait_for(lambda: "off for ChatGPT" in firefox.evaluate(
+            options, "() => document.querySelector('#sites-status').textContent"), what="the options saved")
         assert firefox.background("async (bg) => (await bg.chrome.storage.local.get('settings'))"
                                   ".settings.sites.chatgpt") is False
         open_chat(firefox, tab, "chatgpt", SITES["chatgpt"].page, reply="none")
@@ -191,8 +190,7 @@ def test_options_turning_a_chat_site_off_lets_its_sends_through_untouched(firefo
         assert send(firefox, tab, "chatgpt", "Sent while ChatGPT is off") == "Sent while ChatGPT is off"
         assert session_messages(firefox, key) == []  # nothing reached the host
     finally:
-        firefox.click(options, "#sites [name=chatgpt]")
-        firefox.click(options, "#form button[type=submit]")
+        firefox.click(options, "#site-on-chatgpt")
         wait_for(lambda: firefox.background("async (bg) => (await bg.chrome.storage.local.get('settings'))"
                                             ".settings.sites.chatgpt"), what="ChatGPT back on")
         firefox.close_tab(options)

@@ -141,11 +141,11 @@ def test_a_fact_said_on_chatgpt_is_recalled_into_a_later_send_on_claude(browser,
     # Opt in on Claude from the options page.
     options = browser.context.new_page()
     options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
-    box = options.locator("#memory-site-claude\\.ai")
-    wait_for(lambda: box.is_enabled(), what="options memory section")
-    assert box.is_checked() is False and options.locator("#memory-site-chatgpt\\.com").is_checked() is True
+    box = options.locator("#memory-site-claude")
+    wait_for(lambda: box.is_enabled(), what="options memory column")
+    assert box.is_checked() is False and options.locator("#memory-site-chatgpt").is_checked() is True
     box.click()
-    wait_for(lambda: "on for claude.ai" in options.locator("#memory-options-status").inner_text(), what="claude on")
+    wait_for(lambda: "memory is on for Claude" in options.locator("#sites-status").inner_text(), what="claude on")
     assert mirror(browser) == {"chatgpt.com": True, "claude.ai": True}
     options.close()
 

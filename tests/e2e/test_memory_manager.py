@@ -159,3 +159,13 @@ def test_suggestions_accept_and_discard_and_the_threshold_in_options(browser):
     finally:
         browser.request({"type": "memory.settings", "suggest_below": 0.7})
         browser.request({"type": "site.settings", "site": "claude.ai", "long_term": False})
+
+
+def test_import_opens_the_file_chooser_from_the_keyboard(browser):
+    page = browser.context.new_page()
+    page.goto(URL)
+    page.locator("#import-button").focus()
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Enter")
+    assert chooser.value.element.get_attribute("id") == "import"
+    page.close()

@@ -125,8 +125,8 @@ def test_popup_and_options_know_the_new_site(browser, page):
     popup.close()
     options = browser.context.new_page()
     options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
-    box = options.locator('#sites input[name="example-chat"]')
+    box = options.locator("#site-on-example-chat")
     box.wait_for()
     assert box.is_checked()  # the entry's default
-    assert "Example Chat (chat.example)" in options.locator("#sites").inner_text()
+    assert options.locator("#site-row-example-chat th").inner_text().split("\n") == ["Example Chat", "chat.example"]
     options.close()

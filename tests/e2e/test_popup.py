@@ -145,9 +145,10 @@ def test_options_set_the_budget_and_the_sites(browser, page):
     options = browser.context.new_page()
     options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
     options.locator("#budget").fill("120")
-    options.locator("input[name=claude]").uncheck()
-    options.locator("button[type=submit]").click()
-    wait_for(lambda: options.locator("#saved").inner_text() == "Saved.", what="saved")
+    options.locator("#budget").press("Tab")  # a change event: saved as it changes
+    wait_for(lambda: "at most 120 tokens" in options.locator("#sends-status").inner_text(), what="saved")
+    options.locator("#site-on-claude").uncheck()
+    wait_for(lambda: "off for Claude" in options.locator("#sites-status").inner_text(), what="saved")
     assert settings(browser)["budget"] == 120
     assert settings(browser)["sites"] == {site: site != "claude" for site in harness.SITE_IDS}
     try:
@@ -167,7 +168,7 @@ def test_options_set_the_budget_and_the_sites(browser, page):
         assert block.startswith("---\n[Whiteboard selection") and TokenCounter().load_now().count(block) <= 120
     finally:
         options.locator("#budget").fill("2000")
-        options.locator("input[name=claude]").check()
-        options.locator("button[type=submit]").click()
-        wait_for(lambda: settings(browser)["budget"] == 2000, what="restored")
+        options.locator("#budget").press("Tab")
+        options.locator("#site-on-claude").check()
+        wait_for(lambda: settings(browser)["budget"] == 2000 and settings(browser)["sites"]["claude"], what="restored")
         options.close()

@@ -30,7 +30,7 @@ def test_the_docs_site_builds_strictly_with_every_page_search_and_the_screenshot
     assert (site / "search" / "search_index.json").stat().st_size > 10_000
     for image in sorted(p for p in (ROOT / "docs" / "img").rglob("*") if p.is_file()):
         assert (site / image.relative_to(ROOT / "docs")).is_file(), image
-    assert 'src="img/popup.png"' in (site / "index.html").read_text(encoding="utf-8")
+    assert 'src="img/popup-light.png"' in (site / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_broken_link_and_a_page_outside_the_navigation_fail_the_build(tmp_path):

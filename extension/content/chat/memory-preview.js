@@ -29,6 +29,12 @@
     li { margin: 2px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
     .type { color: #6b7280; margin-right: 4px; }
     label { display: flex; gap: 6px; align-items: center; }
+    @media (prefers-color-scheme: dark) {
+      .chip { background: #e5e7eb; color: #111827; }
+      .chip.off { background: #9ca3af; }
+      .card { background: #1f2937; color: #f3f4f6; border-color: #4b5563; box-shadow: 0 2px 8px rgba(0, 0, 0, .6); }
+      .type { color: #a5adba; }
+    }
   `;
 
   const ASK_TEXT = "Long-term memory on · see what goes with this send";

@@ -30,6 +30,15 @@
     .ask-form button.stop { background: #b91c1c; }
     .ask-form button[hidden], .options-link[hidden] { display: none; }
     .options-link { align-self: flex-start; background: #f3f4f6; color: #1f2937; }
+    @media (prefers-color-scheme: dark) {
+      .ask-box { border-bottom-color: #374151; }
+      .question { background: #312e81; color: #e0e7ff; }
+      .ask-status { color: #a5adba; }
+      .ask-status.error { color: #fca5a5; }
+      textarea { border-color: #4b5563; color: #f3f4f6; background: #111827; }
+      .ask-form button { background: #e5e7eb; color: #111827; }
+      .options-link { background: #374151; color: #f3f4f6; }
+    }
   `;
   let parts = null;
   let selection = ""; // the captured selection the next question is about

@@ -12,6 +12,11 @@
              background: #1f2937; color: #f9fafb; box-shadow: 0 2px 8px rgba(0,0,0,.25); white-space: nowrap; }
     button:hover { background: #111827; }
     .dot { width: 8px; height: 8px; border-radius: 50%; background: #34d399; }
+    @media (prefers-color-scheme: dark) {
+      button { background: #e5e7eb; color: #111827; box-shadow: 0 2px 8px rgba(0,0,0,.6); }
+      button:hover { background: #f9fafb; }
+      .dot { background: #059669; }
+    }
   `;
   let ui = null;
   let pending = ""; // the selected text the button would capture

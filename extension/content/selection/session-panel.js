@@ -24,6 +24,17 @@
     .empty { padding: 8px 12px; color: #6b7280; }
     footer { display: flex; gap: 8px; padding: 8px 12px; border-top: 1px solid #e5e7eb; }
     footer button { padding: 4px 10px; border-radius: 6px; background: #f3f4f6; color: #111827; }
+    @media (prefers-color-scheme: dark) {
+      .panel { background: #1f2937; color: #f3f4f6; border-color: #4b5563; box-shadow: 0 8px 30px rgba(0,0,0,.6); }
+      header { background: #111827; }
+      .notice { background: #064e3b; color: #d1fae5; }
+      .notice.error { background: #450a0a; color: #fecaca; }
+      .meter, .role, .empty { color: #a5adba; }
+      .bar { background: #374151; }
+      li { border-top-color: #374151; }
+      footer { border-top-color: #374151; }
+      footer button { background: #374151; color: #f3f4f6; }
+    }
   `;
   let ui = null;
   let parts = null;

@@ -13,6 +13,8 @@
     * { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", sans-serif;
         font-size: 13px; line-height: 1.4; letter-spacing: normal; text-transform: none; }
     button { cursor: pointer; border: 0; margin: 0; font-weight: 600; }
+    :focus-visible { outline: 2px solid #2563eb !important; outline-offset: 2px; }
+    @media (prefers-color-scheme: dark) { :focus-visible { outline-color: #93c5fd !important; } }
   `;
 
   // A fixed-position element on the page with its own closed shadow root. `all: initial`

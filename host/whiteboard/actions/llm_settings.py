@@ -25,7 +25,7 @@ def settings_reply(s: Resolved) -> LlmSettingsReply:
         api_key_set=s.api_key is not None, api_key_source=s.key_source, overridden_by_env=list(s.from_env),
         read_timeout=s.timeouts.read, total_timeout=s.timeouts.total,
         presets=[PresetOut(name=p.name, label=p.label, base_url=p.base_url, default_model=p.default_model,
-                           needs_key=p.needs_key) for p in PRESETS.values()])
+                           needs_key=p.needs_key, note=p.note) for p in PRESETS.values()])
 
 
 @action(LlmSettingsGet)

@@ -117,4 +117,4 @@ def presets() -> None:
         url = p.base_url or "(your base URL)"
         model = p.default_model or "(your model)"
         key = "API key needed" if p.needs_key else "no key needed"
-        click.echo(f"{p.name:<9} {p.label}: {url}, {model}, {key}")
+        click.echo(f"{p.name:<10} {p.label}: {url}, {model}, {key}\n           {p.note}")

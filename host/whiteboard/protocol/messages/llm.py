@@ -24,6 +24,7 @@ class PresetOut(BaseModel):
     base_url: str
     default_model: str
     needs_key: bool
+    note: str  # where it runs and what it needs, for the options page
 
 
 class LlmSettingsReply(Reply):
