@@ -30,6 +30,7 @@ from .meaning.vectors import MeaningIndexer
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
 from .recall import recall as recalling
 from .recall.index import MemoryIndex
+from .store.desktop import DesktopAppsStore
 from .store.settings import MemorySettingsStore
 from .store.usage import UsageRecorder
 from .store.vault import DuplicateText, RevisionConflict, Vault, vault_exists
@@ -52,6 +53,8 @@ class MemoryService:
         self.vault_path, self.key_path = vault_path or default_vault, key_path or default_key
         self.sites = sites or SiteStore()
         self.settings = settings or MemorySettingsStore(self.sites.directory)
+        # Whether desktop apps may read memories over MCP, and which did (docs/mcp.md).
+        self.desktop_apps = DesktopAppsStore(self.sites.directory)
         self.clock = clock
         self.index = MemoryIndex()
         self.damaged: dict[str, Damaged] = {}
