@@ -152,7 +152,12 @@ def test_before_enable_no_memory_leaves_after_it_the_app_finds_by_meaning_and_re
         status = cli(env, "mcp", "status").stdout
         assert "Desktop apps (MCP): on" in status and f"  {APP}: last read memories {day}" in status
 
-        cli(env, "mcp", "disable")
+        # What Options' switch and the memory page read and change (memory.desktop).
+        desktop = ok(host.request("memory.desktop"))
+        assert desktop["enabled"] is True and [c["name"] for c in desktop["clients"]] == [APP]
+        assert time.time() - desktop["clients"][0]["last_read"] < 600
+        assert ok(host.request("memory.desktop", enabled=False))["enabled"] is False
+        assert "Desktop apps (MCP): off" in cli(env, "mcp", "status").stdout
         assert with_sdk_client(env, everything_off) == [OFF_TEXT] * 5
         assert len(ok(host.request("memory.suggestions"))["suggestions"]) == 0
 
