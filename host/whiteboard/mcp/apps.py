@@ -135,3 +135,19 @@ def registered(app: App, path: Path) -> dict | None:
     servers = (data or {}).get(app.servers_key)
     found = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
     return found if isinstance(found, dict) else None
+
+
+def check_registered(app: App, path: Path) -> tuple[bool | None, str, str] | None:
+    """`whiteboard doctor`'s look at one app: None when Whiteboard is not registered there;
+    else (ok, what was found, the next step). ok None: a warning (the doctor does not fail)."""
+    found = registered(app, path)
+    if found is None:
+        return None
+    reinstall = f"whiteboard mcp install --client {app.key}"
+    command, args = found.get("command"), found.get("args")
+    if not isinstance(command, str) or not os.path.isfile(command) or not os.access(command, os.X_OK):
+        return False, f"{app.label}: {path} runs {command!r}, which is not a program here", f"Run: {reinstall}"
+    if found != entry(app):
+        return None, f"{app.label}: {path} runs {command} {' '.join(map(str, args or []))}, not this Whiteboard", \
+            f"To use this one, run: {reinstall}"
+    return True, f"{app.label}: registered ({path})", ""
