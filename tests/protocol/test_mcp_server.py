@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import anyio
@@ -58,7 +59,10 @@ def with_sdk_client(env: dict, body):
                     await session.initialize()
                     return await body(session)
 
-    return anyio.run(main)
+    # On a thread of its own: Playwright's sync API (the e2e tests, maybe in this process)
+    # leaves an event loop running on the main thread.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, main).result()
 
 
 def text_of(result) -> str:
