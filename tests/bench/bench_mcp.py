@@ -23,16 +23,16 @@ import mcp_types as types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from bench.bench_memory import Corpus
 from bench.bench_send import fill_vault, percentile
 
 SIZE = 10_000
 WARM = 30
-QUERIES = ["Which programming language should I use for the new service?", "What should I cook tonight?",
-           "Plan my trip to Lisbon next month", "How do I prefer code reviews to be written?",
-           "Any book recommendations for the weekend?", "Help me prepare for the interview on Monday"]
 
 
 async def measure(env: dict) -> dict:
+    corpus = Corpus(seed=11)
+    queries = [corpus.draft() for _ in range(WARM + 1)]  # drafts in the memories' vocabulary
     params = StdioServerParameters(command=sys.executable, args=["-m", "whiteboard.mcp"], env=env)
     started = time.perf_counter()
     with open(os.devnull, "w") as errlog:
@@ -45,14 +45,14 @@ async def measure(env: dict) -> dict:
                 await session.send_ping()
                 ping = time.perf_counter() - t
                 t = time.perf_counter()
-                first = await session.call_tool("search_memories", {"query": QUERIES[0]})
+                first = await session.call_tool("search_memories", {"query": queries[0]})
                 first_s = time.perf_counter() - t
                 warm, methods = [], set()
                 for i in range(WARM):
                     t = time.perf_counter()
-                    result = await session.call_tool("search_memories", {"query": QUERIES[i % len(QUERIES)] + f" {i}"})
+                    result = await session.call_tool("search_memories", {"query": queries[i + 1]})
                     warm.append(time.perf_counter() - t)
-                    methods.add(result.content[0].text.split("(by ", 1)[-1].split(")", 1)[0])
+                    methods.add(result.content[0].text.split(" found (by ", 1)[-1].split(")", 1)[0])
     return {"initialize": ready, "ping": ping, "first": first_s, "first_text": first.content[0].text.splitlines()[0],
             "warm": warm, "methods": methods}
 

@@ -30,6 +30,8 @@ BUSY_WAIT = 2.0
 # The first search waits this long for the meanings to be ready (the embedding model loading,
 # the stored vectors read); after it, recall uses what is ready, full text at least.
 FIRST_SEARCH_WAIT = 20.0
+# A search waits this long for its query's meaning (a send waits 30 ms, then goes by words).
+QUERY_WAIT = 2.0
 SEARCH_LIMIT, SEARCH_MAX = 5, 20
 LIST_LIMIT, LIST_MAX = 50, 200
 # An app's "remember" is a suggestion the user has not seen yet: shown as this confidence.
@@ -96,6 +98,8 @@ class Desk:
             # Once per process, outside the service's lock (the indexer takes it).
             service.meanings.wait_idle(FIRST_SEARCH_WAIT)
             self._meanings_waited = True
+        if ready:
+            service.prepare_recall(query, QUERY_WAIT)
         with _held(service):
             result = service.recall(self.tokens(), query, limit)
         self._read()

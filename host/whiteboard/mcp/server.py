@@ -99,8 +99,8 @@ def build(desk: D.Desk) -> MCPServer:
                                         min_length=1, max_length=4000)],
             limit: Annotated[int, Field(description="At most this many memories.", ge=1,
                                         le=D.SEARCH_MAX)] = D.SEARCH_LIMIT) -> str:
-        # The first search waits for the meanings (the model loading) too.
-        return await _call(desk.search, query, limit, deadline=CALL_DEADLINE + D.FIRST_SEARCH_WAIT)
+        # The first search waits for the meanings (the model loading) too; each, for its query's meaning.
+        return await _call(desk.search, query, limit, deadline=CALL_DEADLINE + D.FIRST_SEARCH_WAIT + D.QUERY_WAIT)
 
     @server.tool(name="list_memories", title="List memories", annotations=read_only, structured_output=False,
                  description=(

@@ -282,6 +282,13 @@ class MemoryService:
         or a preview, so no use is counted."""
         return recalling.recall(self, tokens, query, limit)
 
+    def prepare_recall(self, query: str, wait: float) -> None:
+        """Embed `query` as recall will read it, waiting up to `wait` seconds outside the
+        service's lock, so a recall of it right after compares meanings even when the model
+        is slower than a send's deadline (an MCP search can wait; a send cannot)."""
+        if self.meanings is not None:
+            self.meanings.prepare_query(recalling.draft_query(query), wait)
+
     def for_send(self, tokens: TokenCounter, draft: str, room: int | None = None,
                  key: str | None = None) -> recalling.RecallResult:
         """What a send of `draft` carries (recall.send_memories: the pinned memories within the

@@ -20,6 +20,9 @@ DESKTOP_FILE = "mcp.json"
 MAX_CLIENTS = 20  # the apps kept, those that read last; an older one is forgotten
 MAX_CLIENT_NAME = 80  # characters of an app's name as it gives it at initialize
 UNNAMED = "unnamed app"
+# A read within this many seconds of the one noted is not written again (a search is not
+# slowed by a file write each time; the time is shown to the minute).
+READ_PRECISION = 30.0
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ class DesktopAppsStore:
         with self._lock:
             current = self.load()
             known = {c.name: c.last_read for c in current.clients}
-            if name in known and (read_at is None or known[name] == read_at):
+            if name in known and (read_at is None or (known[name] or 0.0) > read_at - READ_PRECISION):
                 return
             known[name] = read_at if read_at is not None else known.get(name)
             clients = sorted((DesktopClient(n, t) for n, t in known.items()),
