@@ -21,7 +21,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
-from support.host import HostProcess, files_under, isolated_env, ok, vault_path
+from support.host import HostProcess, files_under, isolated_env, key_path, ok, vault_path
 from support.mcp_lines import LineClient
 from whiteboard.mcp.desk import OFF_TEXT
 
@@ -297,3 +297,38 @@ def test_install_merges_backs_up_and_never_clobbers(tmp_path):
     assert "Windsurf: " in doctor and "which is not a program here" in doctor
     assert "next step: Run: whiteboard mcp install --client windsurf" in doctor
     assert "desktop apps (MCP) are off" in doctor and "Cursor" not in doctor
+
+
+def test_a_damaged_vault_or_a_missing_key_is_a_clear_error_and_the_server_goes_on(tmp_path):
+    env = isolated_env(tmp_path)
+    with HostProcess(env=env) as host:
+        ok(host.request("memory.add", text=PEANUTS, memory_type="context"))
+    cli(env, "mcp", "enable")
+    key = key_path(tmp_path)
+    kept = key.read_bytes()
+    key.unlink()
+    client = LineClient(env)
+    try:
+        client.initialize()
+        missing = client.tool(1, "search_memories", {"query": "peanuts"})["result"]
+        assert missing["isError"] is True and str(key) in missing["content"][0]["text"], missing
+        key.write_bytes(kept)  # restored: the next call opens the vault, no restart
+        assert PEANUTS in client.tool(2, "list_memories", {})["result"]["content"][0]["text"]
+        assert client.close()[0] == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+
+    vault_path(tmp_path).write_bytes(b"this is not a database" * 100)
+    for side in ("-wal", "-shm"):
+        vault_path(tmp_path).with_name(vault_path(tmp_path).name + side).unlink(missing_ok=True)
+    client = LineClient(env)
+    try:
+        client.initialize()
+        damaged = client.tool(1, "list_memories", {})["result"]
+        assert damaged["isError"] is True and "damaged" in damaged["content"][0]["text"], damaged
+        assert client.call(2, "ping")["result"] == {}
+        assert client.close()[0] == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
