@@ -26,6 +26,7 @@ from ..install.doctor import Check, Report, check_embedding_model, exit_code
 from ..install.extension import ExtensionNotFound, extension_dir
 from ..install.manifest import origin_for
 from ..server.origin import is_firefox_caller
+from ..protocol.errors import WhiteboardError
 from . import main
 
 BROWSER_CHOICE = click.Choice([*BROWSERS, "all"], case_sensitive=False)
@@ -200,7 +201,13 @@ def desktop_app_checks() -> list[Check]:
     from ..memory import hub
 
     checks = [Check(*found) for app in APPS.values() if (found := check_registered(app, config_path(app)))]
-    if checks and not hub.desktop_apps().load().enabled:
+    if not checks:
+        return checks
+    try:
+        enabled = hub.desktop_apps().load().enabled
+    except WhiteboardError as exc:  # mcp.json damaged: its message names the file and the fix
+        return [*checks, Check(False, exc.message)]
+    if not enabled:
         checks.append(Check(None, "desktop apps (MCP) are off: registered apps get no memory",
                             "To let them read memories, run: whiteboard mcp enable"))
     return checks
