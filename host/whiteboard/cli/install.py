@@ -25,8 +25,8 @@ from ..install import (
 from ..install.doctor import Check, Report, check_embedding_model, exit_code
 from ..install.extension import ExtensionNotFound, extension_dir
 from ..install.manifest import origin_for
-from ..server.origin import is_firefox_caller
 from ..protocol.errors import WhiteboardError
+from ..server.origin import is_firefox_caller
 from . import main
 
 BROWSER_CHOICE = click.Choice([*BROWSERS, "all"], case_sensitive=False)
