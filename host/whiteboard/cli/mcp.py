@@ -3,6 +3,7 @@ turn it on or off, see which apps read it, register it with an app."""
 
 from __future__ import annotations
 
+import sys
 import time
 
 import click
@@ -21,6 +22,9 @@ def mcp_group(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is None:
         from ..mcp.server import run  # the SDK loads here only
 
+        if sys.stdin.isatty():  # a person, not an app: say what this is (stderr: stdout is the app's)
+            click.echo("whiteboard mcp serves desktop apps over stdin/stdout; an app starts it (see "
+                       "`whiteboard mcp install --help`). Ctrl-D ends it.", err=True)
         run()
 
 
