@@ -56,5 +56,8 @@ def test_turning_memory_on_loads_it(tmp_path):
     with HostProcess(env=env) as host:
         ok(host.request("site.settings", site="chatgpt.com", long_term=True))
         sessions_only(host, "chatgpt.com")
+        ok(host.request("memory.desktop", enabled=True))  # Options' switch for desktop apps
     loaded = loaded_modules(host.stderr_text)
     assert {"whiteboard.memory.service", "whiteboard.memory.recall.recall", "numpy"} <= loaded
+    # The MCP SDK is `whiteboard mcp`'s alone (docs/mcp.md): never in a browser's host.
+    assert sorted(m for m in loaded if m.split(".")[0] in ("mcp", "mcp_types") or m.startswith("whiteboard.mcp")) == []

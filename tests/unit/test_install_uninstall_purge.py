@@ -38,6 +38,7 @@ def with_user_data(root: Path) -> dict:
     settings = Path(env["XDG_CONFIG_HOME"], "whiteboard")
     (settings / "sites.json").write_text("{}")
     (settings / "memory.json").write_text("{}")
+    (settings / "mcp.json").write_text("{}")
     # Not Whiteboard's to delete: install.sh's virtualenv lives in the same data dir.
     venv = Path(env["XDG_DATA_HOME"], "whiteboard", "venv")
     venv.mkdir()
@@ -73,6 +74,7 @@ def test_purge_deletes_memories_key_and_settings_and_nothing_else(tmp_path, how)
     config = Path(env["XDG_CONFIG_HOME"], "whiteboard")
     assert not vault_path(tmp_path).exists() and not key_path(tmp_path).exists()
     assert not (config / "sites.json").exists() and not (config / "memory.json").exists()
+    assert not (config / "mcp.json").exists()  # the desktop apps switch goes too: a new install starts off
     assert list(vault_path(tmp_path).parent.glob("memories.db*")) == []
     assert Path(env["XDG_DATA_HOME"], "whiteboard", "venv", "pyvenv.cfg").exists()
     again = run(env, "uninstall", "--purge", "--yes")

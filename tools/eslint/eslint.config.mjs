@@ -15,7 +15,8 @@ const style = {
 
 // Loaded with <script type="module">, as the worker's modules, or imported by those.
 const MODULES = ["extension/background/**/*.js", "extension/popup/*.js", "extension/options/*.js",
-                 "extension/memory/mirror.js", "extension/memory/opt-in.js", "extension/memory/meanings.js"];
+                 "extension/memory/mirror.js", "extension/memory/opt-in.js", "extension/memory/meanings.js",
+                 "extension/memory/desktop-apps.js", "extension/memory/apps-line.js"];
 
 export default [
   { ignores: ["**/node_modules/**", "tests/e2e/example_site/site-entry.js"] }, // a fragment of the sites table

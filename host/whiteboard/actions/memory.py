@@ -146,6 +146,13 @@ def memory_settings(req: msg.MemorySettingsRequest, ctx) -> msg.MemorySettingsRe
     return msg.MemorySettingsReply(**asdict(settings))
 
 
+@action(msg.MemoryDesktopRequest, blocking=True)
+def memory_desktop(req: msg.MemoryDesktopRequest, ctx) -> msg.MemoryDesktopReply:
+    apps = ctx.app.memory.desktop_apps.update(enabled=req.enabled)
+    return msg.MemoryDesktopReply(enabled=apps.enabled, clients=[
+        msg.DesktopClientOut(name=c.name, last_read=c.last_read) for c in apps.clients])
+
+
 @action(msg.MemoryStatus, blocking=True)
 def memory_status(req: msg.MemoryStatus, ctx) -> msg.MemoryStatusReply:
     service = ctx.app.memory

@@ -22,9 +22,10 @@ from ..install import (
     uninstall,
     validate_extension_id,
 )
-from ..install.doctor import Report, check_embedding_model, exit_code
+from ..install.doctor import Check, Report, check_embedding_model, exit_code
 from ..install.extension import ExtensionNotFound, extension_dir
 from ..install.manifest import origin_for
+from ..protocol.errors import WhiteboardError
 from ..server.origin import is_firefox_caller
 from . import main
 
@@ -193,6 +194,25 @@ def _echo_report(report: Report, sym: dict) -> None:
             click.echo(f"      next step: {check.fix}")
 
 
+def desktop_app_checks() -> list[Check]:
+    """The desktop apps Whiteboard is registered with (whiteboard mcp install) and whether
+    they can start it; and the switch, when an app is registered but memories are off."""
+    from ..mcp.apps import APPS, check_registered, config_path
+    from ..memory import hub
+
+    checks = [Check(*found) for app in APPS.values() if (found := check_registered(app, config_path(app)))]
+    if not checks:
+        return checks
+    try:
+        enabled = hub.desktop_apps().load().enabled
+    except WhiteboardError as exc:  # mcp.json damaged: its message names the file and the fix
+        return [*checks, Check(False, exc.message)]
+    if not enabled:
+        checks.append(Check(None, "desktop apps (MCP) are off: registered apps get no memory",
+                            "To let them read memories, run: whiteboard mcp enable"))
+    return checks
+
+
 @main.command("doctor")
 @click.option("--browser", "browsers", type=BROWSER_CHOICE, multiple=True,
               help=BROWSER_HELP + " Default: check what is registered, warn about what is not.")
@@ -222,6 +242,8 @@ def doctor_command(browsers, system, extension_ids, user_data_dir, timeout):
         _echo_report(report, sym)
     model = check_embedding_model()
     click.echo(f"\n{sym[model.ok]} {model.label}" + (f"\n      next step: {model.fix}" if model.fix else ""))
+    for check in desktop_app_checks():
+        click.echo(f"{sym[check.ok]} {check.label}" + (f"\n      next step: {check.fix}" if check.fix else ""))
     code = exit_code(reports)
     ready = [r.label for r in reports if r.ready]
     if code == 0:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..config import config_dir
 from ..files import remove_empty_dir
-from ..memory.hub import memory_files
+from ..memory.hub import desktop_apps, memory_files
 from ..server.control import pid_alive, runtime_dir, sockets_by_pid
 from ..settings_store import SETTINGS_FILE as MODEL_SETTINGS_FILE
 from ..settings_store import default_paths
@@ -20,11 +20,11 @@ from ..sites import SITES_FILE
 
 
 def user_files() -> list[Path]:
-    """The vault (and SQLite's side files), the key, the settings: those that exist."""
+    """The vault (and SQLite's side files), the key, the settings (desktop apps' too): those that exist."""
     vault_files, memory_settings = memory_files()
     settings = config_dir()
     candidates = [*vault_files, default_paths()[1], settings / MODEL_SETTINGS_FILE, memory_settings,
-                  settings / SITES_FILE]
+                  settings / SITES_FILE, desktop_apps().path]
     return [p for p in candidates if p.exists()]
 
 

@@ -146,6 +146,13 @@ def accept(service: MemoryService, suggestion_id: str, text: str | None = None,
     return accept_suggestion(service, suggestion_id, text, type_)
 
 
+def desktop_apps():
+    """The desktop apps' switch and names (store/desktop.py), read without opening the vault."""
+    from .store.desktop import DesktopAppsStore
+
+    return DesktopAppsStore()
+
+
 def memory_files() -> tuple[list[Path], Path]:
     """Long-term memory's own files on disk, whether they exist or not: the vault with
     SQLite's side files, and the memory settings file. (The key is settings_store.py's: the

@@ -30,6 +30,7 @@ from .meaning.vectors import MeaningIndexer
 from .model import MAX_TEXT_CHARS, MEMORY_TYPES, Damaged, Memory, Suggestion, new_memory_id
 from .recall import recall as recalling
 from .recall.index import MemoryIndex
+from .store.desktop import DesktopAppsStore
 from .store.settings import MemorySettingsStore
 from .store.usage import UsageRecorder
 from .store.vault import DuplicateText, RevisionConflict, Vault, vault_exists
@@ -52,6 +53,8 @@ class MemoryService:
         self.vault_path, self.key_path = vault_path or default_vault, key_path or default_key
         self.sites = sites or SiteStore()
         self.settings = settings or MemorySettingsStore(self.sites.directory)
+        # Whether desktop apps may read memories over MCP, and which did (docs/mcp.md).
+        self.desktop_apps = DesktopAppsStore(self.sites.directory)
         self.clock = clock
         self.index = MemoryIndex()
         self.damaged: dict[str, Damaged] = {}
@@ -278,6 +281,13 @@ class MemoryService:
         """The memories recall picks for `query`, and their block (memory.recall): a search
         or a preview, so no use is counted."""
         return recalling.recall(self, tokens, query, limit)
+
+    def prepare_recall(self, query: str, wait: float) -> None:
+        """Embed `query` as recall will read it, waiting up to `wait` seconds outside the
+        service's lock, so a recall of it right after compares meanings even when the model
+        is slower than a send's deadline (an MCP search can wait; a send cannot)."""
+        if self.meanings is not None:
+            self.meanings.prepare_query(recalling.draft_query(query), wait)
 
     def for_send(self, tokens: TokenCounter, draft: str, room: int | None = None,
                  key: str | None = None) -> recalling.RecallResult:

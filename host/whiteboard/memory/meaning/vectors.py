@@ -507,6 +507,30 @@ class MeaningIndexer:
 
         return finish
 
+    def prepare_query(self, text: str, wait: float) -> None:
+        """Embed `text` now, waiting up to `wait` seconds, so that a recall of the same text
+        right after finds its vector ready (the last query's) instead of giving up after a
+        send's deadline: for a caller that can wait longer than a send (an MCP search).
+        A failure or a late vector is left for that recall to note."""
+        embedder = self.embedder
+        if embedder is None or not len(self.vectors):
+            return
+        last = self._last_query
+        if last is not None and last[0] == embedder.model_id and last[1] == text:
+            return
+        started = time.monotonic()
+        running = self._query_running
+        if running is not None and not running.done():  # one query at a time on the model
+            try:
+                running.result(timeout=wait)
+            except Exception:  # noqa: BLE001 - another caller's query: its own recall notes it
+                pass
+        self._query_running = future = self._query_pool.submit(self._embed_query, embedder, text)
+        try:
+            future.result(timeout=max(0.0, wait - (time.monotonic() - started)))
+        except Exception:  # noqa: BLE001 - late or failed: the recall that follows notes it
+            pass
+
     @staticmethod
     def _query_note(exc: Exception, skip: bool, deadline: float) -> str:
         """Why the send's draft has no vector: its embedding was late, or failed."""

@@ -239,6 +239,23 @@ class MemorySettingsReply(Reply):
     suggest_below: float  # extracted facts under this confidence wait as suggestions
 
 
+class MemoryDesktopRequest(Request):
+    """Read (no field) or change whether desktop apps may read memories over MCP (docs/mcp.md)."""
+    reply_model = "MemoryDesktopReply"
+    type: Literal["memory.desktop"]
+    enabled: bool | None = None
+
+
+class DesktopClientOut(BaseModel):
+    name: str  # as the app gave it when it started `whiteboard mcp`
+    last_read: float | None  # when it last read memories (epoch seconds); None: never
+
+
+class MemoryDesktopReply(Reply):
+    enabled: bool
+    clients: list[DesktopClientOut]  # the last to read first
+
+
 class MemoryStatus(Request):
     type: Literal["memory.status"]
     reply_model = "MemoryStatusReply"
