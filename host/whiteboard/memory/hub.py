@@ -146,6 +146,38 @@ def accept(service: MemoryService, suggestion_id: str, text: str | None = None,
     return accept_suggestion(service, suggestion_id, text, type_)
 
 
+def survey_chats(path: Path, stop: threading.Event | None = None):
+    """The first pass of a chat history import (extract/history.py): the export at `path`
+    read whole and counted (`.format`, `.conversations`, `.turns`); BadRequest naming the
+    file and the formats understood when it is none we read or is damaged."""
+    from ..protocol.errors import BadRequest
+    from .extract.chat_export import ExportRefused
+    from .extract.history import survey
+
+    try:
+        return survey(path, stop)
+    except ExportRefused as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def import_chats(service: MemoryService, path: Path, review: bool = False, site: str | None = None,
+                 progress=None, stop: threading.Event | None = None):
+    """Lasting facts from the chat export at `path` (extract/history.py's ImportSummary),
+    with the extractor a live conversation gets offline: the learned classifier on the
+    bundled model, else the rules. BadRequest when the file turns out damaged half-way
+    (what earlier batches kept stays, and a later run resumes after it)."""
+    from ..protocol.errors import BadRequest
+    from .extract.chat_export import ExportRefused
+    from .extract.classifier import learned_extractor
+    from .extract.history import import_chats as importing
+
+    learned = learned_extractor(bundled_embedder()[0])
+    try:
+        return importing(service, path, learned=learned, review=review, site=site, progress=progress, stop=stop)
+    except ExportRefused as exc:
+        raise BadRequest(str(exc)) from None
+
+
 def memory_files() -> tuple[list[Path], Path]:
     """Long-term memory's own files on disk, whether they exist or not: the vault with
     SQLite's side files, and the memory settings file. (The key is settings_store.py's: the
