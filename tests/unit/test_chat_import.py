@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from support.host import files_under, isolated_env
 from whiteboard.cli import main
 from whiteboard.memory.extract import chat_export, history
-from whiteboard.memory.extract.chat_export import ExportRefused, conversations
+from whiteboard.memory.extract.chat_export import conversations
 from whiteboard.memory.service import MemoryService
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "chat_exports"
@@ -217,10 +217,11 @@ def test_a_zip_bomb_stops_at_the_cap(cli, tmp_path, monkeypatch):
     bomb = tmp_path / "bomb.zip"
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
         with z.open("conversations.json", "w") as member:
+            item = json.dumps({"uuid": "u", "chat_messages": [{"sender": "assistant", "text": "ok " * 1000}]})
             member.write(b"[")
-            for _ in range(64):
-                member.write(b" " * (1 << 20))
-            member.write(b"]")
+            for _ in range(64 * 1024 * 1024 // len(item)):
+                member.write(item.encode() + b",")
+            member.write(item.encode() + b"]")
     assert bomb.stat().st_size < 200_000
     monkeypatch.setattr(chat_export, "MAX_UNCOMPRESSED", 16 << 20)
     result = cli("import-chats", str(bomb), "--yes")
@@ -242,9 +243,9 @@ def test_an_escape_cut_between_reads_is_read_whole(tmp_path, monkeypatch):
 
 def many_conversations(tmp_path: Path, n: int = 40) -> Path:
     cities = ["Utrecht", "Gent", "Bergen", "Kyoto", "Quito", "Tartu", "Cork", "Graz", "Pula", "Nice"]
+    jobs = ["nurse", "baker", "pilot", "tailor"]
     items = [{"uuid": f"c{i}", "created_at": f"2024-01-{i % 28 + 1:02d}T10:00:00Z",
-              "chat_messages": [{"sender": "human", "text": f"I work as a {['nurse', 'baker', 'pilot', 'tailor'][i % 4]} "
-                                                            f"in {cities[i % 10]}."},
+              "chat_messages": [{"sender": "human", "text": f"I work as a {jobs[i % 4]} in {cities[i % 10]}."},
                                 {"sender": "human", "text": "Can you write me a limerick about a goose?"}]}
              for i in range(n)]
     path = tmp_path / "many.json"

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 import ijson
+import numpy as np
 
 FORMATS = ("chatgpt", "claude", "gemini")
 SITE_OF = {"chatgpt": "chatgpt.com", "claude": "claude.ai", "gemini": "gemini.google.com"}
@@ -40,7 +41,7 @@ READ_BYTES = 256 * 1024
 # The JSON files of an export, by name; ChatGPT's newer exports split conversations-000.json, ...
 _EXPORT_NAME = re.compile(r"(?:^|/)(?:conversations(?:-\d+)?|MyActivity|My Activity)\.json$", re.IGNORECASE)
 _GEMINI_PROMPT = re.compile(r"^Prompted\s", re.DOTALL)
-_TOKENS = re.compile(rb'\\.|["\[\]{}]', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 class ExportRefused(Exception):
@@ -137,15 +138,18 @@ class _ZipMember(io.RawIOBase):
 
 
 class _Guard(io.RawIOBase):
-    """The bytes of one JSON file as they go to the parser, refused past a string longer
-    than MAX_STRING_BYTES or nesting deeper than MAX_DEPTH: a parser would build the string
-    whole or recurse (linear: one regex pass over each chunk)."""
+    """The bytes of one JSON file as they go to the parser, refused past a value longer than
+    MAX_STRING_BYTES (a parser builds a string whole) or nesting deeper than MAX_DEPTH (ijson
+    slows down with the square of the depth and holds every level). Linear and in C: per
+    chunk, escapes are dropped and the rest split at its quotes: the pieces between quotes
+    are the strings and what lies between them, and the brackets outside strings give the
+    depth. A run of MAX_STRING_BYTES with no quote at all is refused too: no export has one."""
 
     def __init__(self, raw: IO[bytes], name: str):
         self.raw, self.name = raw, name
         self.offset = 0  # bytes passed on
         self.in_string = False
-        self.string_from = 0
+        self.run = 0  # bytes since the last quote
         self.depth = 0
 
     def readable(self) -> bool:
@@ -157,21 +161,22 @@ class _Guard(io.RawIOBase):
         chunk = self.raw.read(READ_BYTES)
         if chunk.endswith(b"\\"):  # an escape cut in two: its second byte joins this chunk
             chunk += self.raw.read(1)
-        for m in _TOKENS.finditer(chunk):
-            token = m.group()
-            if token == b'"':
-                self.in_string = not self.in_string
-                if self.in_string:
-                    self.string_from = self.offset + m.start()
-            elif not self.in_string and len(token) == 1:
-                self.depth += 1 if token in b"[{" else -1
-                if self.depth > MAX_DEPTH:
-                    raise ExportRefused(f"{self.name}: JSON nested more than {MAX_DEPTH} deep; "
-                                        "this is not an export we read")
-        self.offset += len(chunk)
-        if self.in_string and self.offset - self.string_from > MAX_STRING_BYTES:
+        pieces = chunk.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')
+        longest = max(self.run + len(pieces[0]), max(map(len, pieces[1:]), default=0))
+        if longest > MAX_STRING_BYTES:
             raise ExportRefused(f"{self.name}: a single value longer than {MAX_STRING_BYTES // 1024 ** 2} MB; "
                                 "this is not an export we read")
+        self.run = longest if len(pieces) == 1 else len(pieces[-1])
+        outside = b"".join(pieces[1 if self.in_string else 0::2]).translate(None, _NOT_BRACKETS)
+        if outside:
+            steps = np.where(np.frombuffer(outside, dtype=np.uint8) & 0x04, -1, 1)  # ] and } have bit 2, [ and { not
+            levels = self.depth + np.cumsum(steps)
+            if levels.max() > MAX_DEPTH:
+                raise ExportRefused(f"{self.name}: JSON nested more than {MAX_DEPTH} deep; "
+                                    "this is not an export we read")
+            self.depth = int(levels[-1])
+        self.in_string ^= (len(pieces) - 1) % 2 == 1
+        self.offset += len(chunk)
         return chunk
 
     def readinto(self, buffer) -> int:

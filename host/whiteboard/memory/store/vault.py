@@ -36,8 +36,8 @@ from ...settings_store import SettingsFile, default_paths
 from ..errors import MemoryDamaged, RowRejected, VaultUnavailable
 from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .clamp import clamped_memory
-from .schema import MigrationFailed, NewerVault, migrate
 from .imported import ImportedChats
+from .schema import MigrationFailed, NewerVault, migrate
 from .suggestions import SuggestionRows
 
 log = logging.getLogger("whiteboard.memory")
