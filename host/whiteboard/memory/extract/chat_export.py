@@ -137,20 +137,47 @@ class _ZipMember(io.RawIOBase):
         super().close()
 
 
-class _Guard(io.RawIOBase):
-    """The bytes of one JSON file as they go to the parser, refused past a value longer than
-    MAX_STRING_BYTES (a parser builds a string whole) or nesting deeper than MAX_DEPTH (ijson
-    slows down with the square of the depth and holds every level). Linear and in C: per
-    chunk, escapes are dropped and the rest split at its quotes: the pieces between quotes
+class _Check:
+    """What the bytes of one JSON file may not hold before a parser sees them: a value longer
+    than MAX_STRING_BYTES (a parser builds a string whole) or nesting deeper than MAX_DEPTH
+    (ijson slows down with the square of the depth and holds every level). Linear and in C:
+    per chunk, escapes are dropped and the rest split at its quotes: the pieces between quotes
     are the strings and what lies between them, and the brackets outside strings give the
-    depth. A run of MAX_STRING_BYTES with no quote at all is refused too: no export has one."""
+    depth. A run of MAX_STRING_BYTES with no quote at all is refused too: no export has one.
+    An escape cut between two chunks may shift a count by a byte: these are bounds, not parsing."""
 
-    def __init__(self, raw: IO[bytes], name: str):
-        self.raw, self.name = raw, name
-        self.offset = 0  # bytes passed on
+    def __init__(self, name: str):
+        self.name = name
+        self.offset = 0  # bytes checked
         self.in_string = False
         self.run = 0  # bytes since the last quote
         self.depth = 0
+
+    def check(self, chunk: bytes) -> None:
+        pieces = chunk.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')
+        longest = max(self.run + len(pieces[0]), max(map(len, pieces[1:]), default=0))
+        if longest > MAX_STRING_BYTES:
+            raise ExportRefused(f"{self.name}: a single value longer than {MAX_STRING_BYTES // 1024 ** 2} MB; "
+                                "this is not an export we read")
+        self.run = longest if len(pieces) == 1 else len(pieces[-1])
+        outside = b"".join(pieces[1 if self.in_string else 0::2]).translate(None, _NOT_BRACKETS)
+        if outside:
+            # ] and } have bit 2 set, [ and { do not.
+            levels = self.depth + np.cumsum(np.where(np.frombuffer(outside, dtype=np.uint8) & 0x04, -1, 1))
+            if levels.max() > MAX_DEPTH:
+                raise ExportRefused(f"{self.name}: JSON nested more than {MAX_DEPTH} deep; "
+                                    "this is not an export we read")
+            self.depth = int(levels[-1])
+        self.in_string ^= (len(pieces) - 1) % 2 == 1
+        self.offset += len(chunk)
+
+
+class _Guard(io.RawIOBase):
+    """The bytes of one JSON file as they go to the parser, checked first (_Check)."""
+
+    def __init__(self, raw: IO[bytes], name: str):
+        self.raw = raw
+        self.checked = _Check(name)
 
     def readable(self) -> bool:
         return True
@@ -161,22 +188,7 @@ class _Guard(io.RawIOBase):
         chunk = self.raw.read(READ_BYTES)
         if chunk.endswith(b"\\"):  # an escape cut in two: its second byte joins this chunk
             chunk += self.raw.read(1)
-        pieces = chunk.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')
-        longest = max(self.run + len(pieces[0]), max(map(len, pieces[1:]), default=0))
-        if longest > MAX_STRING_BYTES:
-            raise ExportRefused(f"{self.name}: a single value longer than {MAX_STRING_BYTES // 1024 ** 2} MB; "
-                                "this is not an export we read")
-        self.run = longest if len(pieces) == 1 else len(pieces[-1])
-        outside = b"".join(pieces[1 if self.in_string else 0::2]).translate(None, _NOT_BRACKETS)
-        if outside:
-            steps = np.where(np.frombuffer(outside, dtype=np.uint8) & 0x04, -1, 1)  # ] and } have bit 2, [ and { not
-            levels = self.depth + np.cumsum(steps)
-            if levels.max() > MAX_DEPTH:
-                raise ExportRefused(f"{self.name}: JSON nested more than {MAX_DEPTH} deep; "
-                                    "this is not an export we read")
-            self.depth = int(levels[-1])
-        self.in_string ^= (len(pieces) - 1) % 2 == 1
-        self.offset += len(chunk)
+        self.checked.check(chunk)
         return chunk
 
     def readinto(self, buffer) -> int:
@@ -220,7 +232,7 @@ def _file_conversations(name: str, opener) -> Iterator[Conversation]:
             raise ExportRefused(_json_problem(name, exc)) from None
         except UnicodeDecodeError:
             raise ExportRefused(f"{name} is not valid UTF-8; this is not an export we read") from None
-        if kind is None and stream.offset and stream.depth == 0:
+        if kind is None and stream.checked.offset and stream.checked.depth == 0:
             # No list of conversations at the top (an object, a number): not an export.
             if not _empty_list(opener):
                 raise ExportRefused(f"{name} is not a chat export we read; it should be {UNDERSTOOD}")
@@ -228,9 +240,53 @@ def _file_conversations(name: str, opener) -> Iterator[Conversation]:
         raw.close()
 
 
+class ExportFeed:
+    """The same reading, pushed: one JSON file given in chunks as they arrive (the memory
+    page sends the file it was given so, within native messaging's limits). feed() returns
+    the conversations completed so far; close() says whether the file ended where it should."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.checked = _Check(name)
+        self.kind: str | None = None
+        self._items = ijson.sendable_list()
+        self._parser = ijson.items_coro(self._items, "item", use_float=True)
+
+    def feed(self, chunk: bytes) -> list[Conversation]:
+        self.checked.check(chunk)
+        try:
+            self._parser.send(chunk)
+        except (ijson.common.JSONError, UnicodeDecodeError) as exc:
+            raise ExportRefused(_json_problem(self.name, exc)) from None
+        return self._take()
+
+    def close(self) -> list[Conversation]:
+        try:
+            self._parser.close()
+        except (ijson.common.JSONError, UnicodeDecodeError) as exc:
+            raise ExportRefused(_json_problem(self.name, exc)) from None
+        found = self._take()
+        if self.kind is None:
+            raise ExportRefused(f"{self.name} is not a chat export we read; it should be {UNDERSTOOD}")
+        return found
+
+    def _take(self) -> list[Conversation]:
+        found = []
+        for item in self._items:
+            if self.kind is None:
+                self.kind = detect(item)
+                if self.kind is None:
+                    raise ExportRefused(f"{self.name} is not a chat export we read; it should be {UNDERSTOOD}")
+            c = READERS[self.kind](item)
+            if c is not None:
+                found.append(c)
+        del self._items[:]
+        return found
+
+
 def _json_problem(name: str, exc: Exception) -> str:
     text = str(exc).lower()
-    if "utf" in text or "unicode" in text or "byte" in text:
+    if isinstance(exc, UnicodeDecodeError) or "utf" in text or "unicode" in text or "byte" in text:
         return f"{name} is not valid UTF-8; this is not an export we read"
     if "incomplete" in text or "premature" in text:
         return f"{name} ends in the middle of the JSON (cut short? download the export again)"

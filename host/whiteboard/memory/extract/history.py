@@ -22,7 +22,8 @@ from typing import Callable
 from ..model import Memory, Suggestion
 from ..service import MemoryService
 from ..store.suggestions import MAX_WAITING
-from .chat_export import Conversation, ExportRefused, conversations, day
+from .candidate import Candidate
+from .chat_export import Conversation, ExportFeed, ExportRefused, conversations, day
 from .conversation import keep, suggest_below
 from .extract import MANUAL, rule_extract
 
@@ -109,24 +110,41 @@ def _run_batch(service: MemoryService, batch: list[Conversation], learned, keep_
                summary: ImportSummary) -> bool:
     """One batch: extracted outside the transaction, kept and recorded inside it. False when
     the suggestions are full (the user is to review them; the rest waits for the next run)."""
+    found = _extract(service, batch, learned, summary)
+    return _keep(service, found, keep_from, site, summary) if found else True
+
+
+def _extract(service: MemoryService, batch: list[Conversation], learned,
+             summary: ImportSummary) -> list[tuple[Conversation, list[Candidate]]]:
+    """The candidates of each conversation of `batch` not imported before, its sentences
+    embedded in one call; the conversations' turns are let go."""
     with service.lock:
-        vault = service.vault(create=True)
-        done = vault.imported([c.key for c in batch])
+        done = service.vault(create=True).imported([c.key for c in batch])
     todo = [c for c in batch if c.key not in done]
     summary.already += len(batch) - len(todo)
-    if not todo:
-        return True
     texts = [c.turns for c in todo]
-    if learned is not None:
+    found = None
+    if learned is not None and texts:
         try:
             found = learned.extract_each(texts, MANUAL)
         except Exception:  # noqa: BLE001 - a broken embedding model: the rules still work (as live extraction)
-            learned, summary.method = None, "rules"
-    if learned is None:
+            summary.method = "rules"
+    if found is None:
         found = [rule_extract(t, MANUAL) for t in texts]
+    for c in todo:
+        summary.turns += len(c.turns)
+        summary.skipped_turns += c.skipped_turns
+        c.turns = []
+    return list(zip(todo, found))
+
+
+def _keep(service: MemoryService, found: list[tuple[Conversation, list[Candidate]]], keep_from: float,
+          site: str | None, summary: ImportSummary) -> bool:
+    """Kept and the conversations recorded as imported, in one transaction. False when the
+    suggestions filled up first (the conversations left are not recorded: a later run reads them)."""
     with service.batch() as vault:
         kept = []
-        for c, candidates in zip(todo, found):
+        for c, candidates in found:
             if candidates and vault.count_suggestions() > MAX_WAITING - MANUAL.max_facts:
                 summary.stopped = "suggestions_full"
                 break
@@ -138,8 +156,52 @@ def _run_batch(service: MemoryService, batch: list[Conversation], learned, keep_
             summary.unchanged += outcome.unchanged
             summary.suggested += outcome.suggested
             summary.conversations += 1
-            summary.turns += len(c.turns)
-            summary.skipped_turns += c.skipped_turns
             kept.append(c.key)
         vault.mark_imported(kept, service.clock())
     return summary.stopped is None
+
+
+class HistoryUpload:
+    """A chat export arriving in chunks (the memory page, `memory.history`): parsed as it
+    comes (ExportFeed), each batch of conversations extracted as soon as it is complete, the
+    candidates held in RAM, and nothing written until the last chunk: then every fact waits
+    as a suggestion (the page always asks), in one transaction. A damaged file or a cancel
+    leaves the vault as it was."""
+
+    def __init__(self, name: str, learned):
+        self.feed = ExportFeed(name)
+        self.learned = learned
+        self.summary = ImportSummary(method="classifier" if learned is not None else "rules")
+        self.pending: list[Conversation] = []
+        self.found: list[tuple[Conversation, list[Candidate]]] = []
+        self.read = 0  # user turns read so far
+
+    def add(self, service: MemoryService, chunk: bytes) -> None:
+        for c in self.feed.feed(chunk):
+            self._queue(service, c)
+
+    def finish(self, service: MemoryService, site: str | None = None) -> ImportSummary:
+        for c in self.feed.close():
+            self._queue(service, c)
+        self._extract_pending(service)
+        self.summary.format = self.feed.kind
+        if not self.summary.conversations and not self.found and not self.summary.already:
+            raise ExportRefused(f"{self.feed.name} holds no conversation with anything the user wrote")
+        if self.found:
+            _keep(service, self.found, REVIEW_ALL, site, self.summary)
+        return self.summary
+
+    @property
+    def facts(self) -> int:
+        return sum(len(candidates) for _, candidates in self.found)
+
+    def _queue(self, service: MemoryService, c: Conversation) -> None:
+        self.pending.append(c)
+        self.read += len(c.turns)
+        if sum(len(p.turns) for p in self.pending) >= BATCH_TURNS:
+            self._extract_pending(service)
+
+    def _extract_pending(self, service: MemoryService) -> None:
+        if self.pending:
+            self.found += _extract(service, self.pending, self.learned, self.summary)
+            self.pending = []
