@@ -25,7 +25,8 @@ SET_ASIDE_LISTED = 20  # memory.status names this many set-aside memories at mos
 def out(m: Memory) -> msg.MemoryOut:
     return msg.MemoryOut(memory_id=m.id, type=m.type, text=m.text, tags=m.tags, keywords=m.keywords,
                          confidence=m.confidence, site=m.site, created_at=m.created_at, updated_at=m.updated_at,
-                         usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned, rev=m.rev)
+                         usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned, rev=m.rev,
+                         origin=m.origin)
 
 
 def detail(m: Memory) -> msg.MemoryDetail:

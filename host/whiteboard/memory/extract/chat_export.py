@@ -254,6 +254,9 @@ class ExportFeed:
 
     def feed(self, chunk: bytes) -> list[Conversation]:
         self.checked.check(chunk)
+        if self.checked.offset > MAX_UNCOMPRESSED:
+            raise ExportRefused(f"{self.name} is longer than {MAX_UNCOMPRESSED // 1024 ** 3} GiB; "
+                                "this is not an export we read")
         try:
             self._parser.send(chunk)
         except (ijson.common.JSONError, UnicodeDecodeError) as exc:

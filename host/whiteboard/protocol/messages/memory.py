@@ -36,6 +36,7 @@ class MemoryOut(BaseModel):
     last_used_at: float | None
     pinned: bool  # goes with every send on an opted-in site
     rev: int  # changes with every change to the memory (memory.update/delete compare it)
+    origin: str | None = None  # "imported 2024-03-01": from a chat export, that conversation's date
 
 
 class OldTextOut(BaseModel):
