@@ -50,7 +50,8 @@ def test_an_export_streamed_in_chunks_waits_as_suggestions_and_imports_once(env,
 
 def test_bad_files_and_chunks_out_of_order_write_nothing(env, tmp_path):
     with InProcessHost(env=env) as host:
-        wrong = stream(host, "imp_wrong001", json.dumps([{"messages": [{"role": "user", "content": "I live in Oslo"}]}]))
+        shape = [{"messages": [{"role": "user", "content": "I live in Oslo"}]}]
+        wrong = stream(host, "imp_wrong001", json.dumps(shape))
         assert wrong[-1]["error"]["code"] == "bad_request" and "ChatGPT export" in wrong[-1]["error"]["message"]
         cut = stream(host, "imp_cut00001", (DATA / "chatgpt_conversations.json").read_text()[:2000])
         assert cut[-1]["error"]["code"] == "bad_request" and "ends in the middle" in cut[-1]["error"]["message"]
