@@ -350,3 +350,71 @@ def test_no_conversation_text_in_any_file_log_or_temp_file(tmp_path):
     for p in written:
         assert MARKER.encode() not in p.read_bytes(), p
         assert MARKER.encode("utf-16-le") not in p.read_bytes(), p
+
+
+# ---- the labelled set: planted facts found, one-offs and the assistant's words kept out -------
+
+
+def test_planted_lasting_facts_are_found_and_the_assistants_words_are_not(tmp_path, monkeypatch):
+    from bench.bench_import import PLANTED, generate
+
+    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))
+    path = tmp_path / "conversations.json"
+    generate("claude", path, 1500)
+    service = MemoryService()
+    from whiteboard.memory import hub
+
+    summary = hub.import_chats(service, path)
+    kept = [m.text.lower() for m in service.list()]
+    waiting = [s.text.lower() for s in service.suggestions()[0]]
+    service.close()
+    assert summary.method == "classifier"
+    found = [k for _, k in PLANTED["lasting"] if any(k.lower() in t for t in kept + waiting)]
+    assert len(found) >= 0.8 * len(PLANTED["lasting"]), found
+    assert sum(any(k.lower() in t for t in kept) for _, k in PLANTED["one_off"]) <= 2
+    assert not [k for _, k in PLANTED["assistant"] if any(k.lower() in t for t in kept + waiting)]
+
+
+def test_an_import_killed_half_way_resumes_to_the_same_vault(tmp_path):
+    import signal
+    import sqlite3
+
+    from support.waiting import wait_for
+
+    export = tmp_path / "requests.json"
+    jobs, cities = ["nurse", "baker", "pilot", "tailor"], ["Utrecht", "Gent", "Bergen", "Kyoto", "Quito"]
+    export.write_text(json.dumps([{"uuid": f"r{i}", "created_at": "2024-02-01T10:00:00Z", "chat_messages": [
+        {"sender": "human", "text": f"I work as a {jobs[i % 4]} in {cities[i % 5]}." if i % 20 == 0 else
+         f"Can you write me a limerick about goose number {i}?"},
+        {"sender": "human", "text": "Make it rhyme better, please."}]} for i in range(1600)]))
+    whiteboard = str(Path(sys.executable).parent / "whiteboard")
+    killed_env, clean_env = isolated_env(tmp_path / "killed"), isolated_env(tmp_path / "clean")
+    vault = tmp_path / "killed" / "data" / "whiteboard" / "memories.db"
+
+    def marked() -> int:
+        if not vault.exists():
+            return 0
+        try:
+            with sqlite3.connect(f"file:{vault}?mode=ro", uri=True, timeout=1) as conn:
+                return conn.execute("SELECT count(*) FROM imported_chats").fetchone()[0]
+        except sqlite3.OperationalError:  # not made yet
+            return 0
+
+    run = subprocess.Popen([whiteboard, "memories", "import-chats", str(export), "--yes"], env=killed_env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: marked() > 0 or run.poll() is not None, timeout=240, what="a first batch committed")
+        run.send_signal(signal.SIGKILL)
+    finally:
+        run.wait(timeout=30)
+    assert run.returncode == -signal.SIGKILL, "the import finished before it could be killed"
+    first = marked()
+    assert 0 < first < 1600
+    resumed, _ = (subprocess.run([whiteboard, "memories", "import-chats", str(export), "--yes"], env=env,
+                                 capture_output=True, text=True, timeout=600) for env in (killed_env, clean_env))
+    assert f"Imported {1600 - first} conversations" in resumed.stdout and f"{first} imported before" in resumed.stdout
+    listed = [subprocess.run([whiteboard, "memories", "list", "--json"], env=env, capture_output=True, text=True,
+                             timeout=120).stdout for env in (killed_env, clean_env)]
+    killed, clean = (sorted((m["text"], m["type"]) for m in json.loads(text)) for text in listed)
+    assert killed == clean and marked() == 1600
