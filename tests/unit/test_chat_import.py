@@ -418,3 +418,16 @@ def test_an_import_killed_half_way_resumes_to_the_same_vault(tmp_path):
                              timeout=120).stdout for env in (killed_env, clean_env)]
     killed, clean = (sorted((m["text"], m["type"]) for m in json.loads(text)) for text in listed)
     assert killed == clean and marked() == 1600
+
+
+def test_the_origin_survives_an_export_and_import_and_a_bad_site_is_refused(cli, tmp_path):
+    assert cli("import-chats", str(CLAUDE), "--yes", "--site", "x y").exit_code == 2
+    assert cli("import-chats", str(CLAUDE), "--yes", "--site", "Claude.AI").exit_code == 0
+    assert {m.site for m in memories()} == {"claude.ai"}
+    exported = tmp_path / "memories.json"
+    assert cli("export", str(exported)).exit_code == 0
+    document = json.loads(exported.read_text())
+    assert {m.get("origin") for m in document["memories"]} == {"imported 2024-05-02", "imported 2023-08-10"}
+    assert cli("wipe", "--yes").exit_code == 0
+    assert cli("import", str(exported)).exit_code == 0
+    assert {m.origin for m in memories()} == {"imported 2024-05-02", "imported 2023-08-10"}

@@ -21,6 +21,7 @@ from ..memory.service import MemoryService
 from ..privacy import redact
 from ..protocol.bounds import MAX_PINNED_TOKENS
 from ..protocol.errors import WhiteboardError
+from ..sites import check_site
 from ..tokens import TokenCounter
 from . import main
 
@@ -247,8 +248,11 @@ def import_chats_cmd(path: Path, yes: bool, review: bool, site: str | None) -> N
     export: PATH is its zip, its folder or its JSON file. Only your own turns are read, on
     this computer; nothing of the conversations is kept but the facts, encrypted. Running
     it again adds nothing new, and continues an import that was stopped."""
-    if site is not None and not site.strip():
-        raise click.UsageError("--site needs a host name, e.g. chatgpt.com")
+    if site is not None:
+        try:
+            site = check_site(site)
+        except WhiteboardError:
+            raise click.UsageError("--site needs a host name, e.g. chatgpt.com") from None
     with vault_service() as service:
         found = hub.survey_chats(path)
         click.echo(f"{path}: a {found.format} export, {found.conversations} conversations, "

@@ -23,7 +23,7 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator
 
 import ijson
 import numpy as np
@@ -66,7 +66,7 @@ class Conversation:
 # ---- the files of an export ------------------------------------------------------------
 
 
-def export_files(path: Path) -> list[tuple[str, callable]]:
+def export_files(path: Path) -> list[tuple[str, Callable[[], IO[bytes]]]]:
     """(name, opener) for each JSON file of the export at `path`, in a stable order. An opener
     gives a binary stream (guarded against zip bombs)."""
     if path.is_dir():
@@ -83,7 +83,7 @@ def export_files(path: Path) -> list[tuple[str, callable]]:
     return [(str(path), lambda: open(path, "rb"))]
 
 
-def _zip_files(path: Path) -> list[tuple[str, callable]]:
+def _zip_files(path: Path) -> list[tuple[str, Callable[[], IO[bytes]]]]:
     try:
         with zipfile.ZipFile(path) as z:
             names = sorted(i.filename for i in z.infolist() if _EXPORT_NAME.search(i.filename) and not i.is_dir())
@@ -185,14 +185,15 @@ class _Guard(io.RawIOBase):
     def read(self, n: int = -1) -> bytes:
         if n == 0:  # ijson asks for nothing to learn whether the stream gives bytes
             return b""
-        chunk = self.raw.read(READ_BYTES)
+        chunk = self.raw.read(n if n and 0 < n < READ_BYTES else READ_BYTES)
         if chunk.endswith(b"\\"):  # an escape cut in two: its second byte joins this chunk
             chunk += self.raw.read(1)
         self.checked.check(chunk)
         return chunk
 
     def readinto(self, buffer) -> int:
-        data = self.read(len(buffer))
+        """ijson's C backend reads so; one byte is kept free for an escape's second half."""
+        data = self.read(max(1, len(buffer) - 1))
         buffer[:len(data)] = data
         return len(data)
 
