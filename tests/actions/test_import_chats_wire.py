@@ -65,13 +65,7 @@ def test_bad_files_and_chunks_out_of_order_write_nothing(env, tmp_path):
         assert deep["error"]["code"] == "bad_request" and "nested" in deep["error"]["message"]
         too_big = host.request("memory.import_chats", import_id="imp_big00001", seq=0, text="x" * (512 * 1024 + 1))
         assert too_big["error"]["code"] == "bad_request"
-    assert not vault_path(tmp_path).exists() or ok_empty(env)
-
-
-def ok_empty(env) -> bool:
-    with InProcessHost(env=env) as host:
-        return ok(host.request("memory.list"))["total"] == 0 and ok(host.request("memory.suggestions"))[
-            "suggestions"] == []
+    assert not vault_path(tmp_path).exists()  # nothing written, not even an empty vault
 
 
 def test_cancel_drops_what_was_found_and_keeps_what_was_approved(env):

@@ -119,7 +119,8 @@ def _extract(service: MemoryService, batch: list[Conversation], learned,
     """The candidates of each conversation of `batch` not imported before, its sentences
     embedded in one call; the conversations' turns are let go."""
     with service.lock:
-        done = service.vault(create=True).imported([c.key for c in batch])
+        vault = service.vault()  # none yet: nothing was imported (and none is made before a fact is kept)
+        done = vault.imported([c.key for c in batch]) if vault is not None else set()
     todo = [c for c in batch if c.key not in done]
     summary.already += len(batch) - len(todo)
     texts = [c.turns for c in todo]
