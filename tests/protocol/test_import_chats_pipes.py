@@ -5,7 +5,11 @@ and a real export in full-size chunks is read whole; the host serves on."""
 import json
 from pathlib import Path
 
+import pytest
+
 from support.host import ok
+
+pytestmark = pytest.mark.slow  # megabytes through the host
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "chat_exports"
 MAX_CHUNK_CHARS = 512 * 1024

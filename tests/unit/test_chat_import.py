@@ -355,6 +355,7 @@ def test_no_conversation_text_in_any_file_log_or_temp_file(tmp_path):
 # ---- the labelled set: planted facts found, one-offs and the assistant's words kept out -------
 
 
+@pytest.mark.slow  # 1,500 turns through the embedding model
 def test_planted_lasting_facts_are_found_and_the_assistants_words_are_not(tmp_path, monkeypatch):
     from bench.bench_import import PLANTED, generate
 
@@ -376,6 +377,7 @@ def test_planted_lasting_facts_are_found_and_the_assistants_words_are_not(tmp_pa
     assert not [k for _, k in PLANTED["assistant"] if any(k.lower() in t for t in kept + waiting)]
 
 
+@pytest.mark.slow  # three CLI imports of 3,200 turns, each loading the model
 def test_an_import_killed_half_way_resumes_to_the_same_vault(tmp_path):
     import signal
     import sqlite3
