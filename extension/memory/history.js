@@ -36,7 +36,7 @@
       const nameLength = dir.getUint16(p + 28, true);
       const name = new TextDecoder().decode(new Uint8Array(dir.buffer, dir.byteOffset + p + 46, nameLength));
       members.push({ name, method: dir.getUint16(p + 10, true), compressed: dir.getUint32(p + 20, true),
-                     local: dir.getUint32(p + 42, true) });
+                     size: dir.getUint32(p + 24, true), local: dir.getUint32(p + 42, true) });
       p += 46 + nameLength + dir.getUint16(p + 30, true) + dir.getUint16(p + 32, true);
     }
     return members.filter((m) => EXPORT_NAME.test(m.name)).sort((a, b) => a.name.localeCompare(b.name));
@@ -63,11 +63,12 @@
       throw refused(file.name, "holds no conversations.json or MyActivity.json: choose a ChatGPT, Claude or " +
         "Google Takeout (Gemini Apps) export");
     }
-    return members.map((m) => ({ name: `${file.name}: ${m.name}`, size: m.compressed,
+    // Progress counts unpacked bytes: the member's unpacked size (as the zip says) is the whole.
+    return members.map((m) => ({ name: `${file.name}: ${m.name}`, size: m.size,
                                  stream: () => memberBytes(file, m) }));
   }
 
-  // Text chunks of one export file, in order; `done(bytes)` reports how far the file is read.
+  // Text chunks of one export file, in order; `read(bytes)` reports each block of bytes read.
   async function* textChunks(entry, read) {
     const reader = (await entry.stream()).getReader();
     const decoder = new TextDecoder("utf-8", { fatal: true });
