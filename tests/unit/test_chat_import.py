@@ -12,13 +12,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from support.host import files_under, isolated_env
-from whiteboard.cli import main
 from whiteboard.memory.extract import chat_export, history
 from whiteboard.memory.extract.chat_export import conversations
 from whiteboard.memory.service import MemoryService
+
+from .test_memory_cli import cli  # noqa: F401 - fixture: `whiteboard memories` in this process
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "chat_exports"
 CHATGPT = DATA / "chatgpt_conversations.json"
@@ -28,18 +28,6 @@ GEMINI = DATA / "gemini_MyActivity.json"
 # edit of a message: never the user's own words in the conversation as it stands.
 NOT_THE_USERS = ("Lisbon", "sardines", "rye", "Paris", "shellfish", "sailor", "jazz", "Oslo", "pilot", "tea",
                  "cloud")
-
-
-@pytest.fixture
-def cli(tmp_path, monkeypatch):
-    monkeypatch.setenv("WHITEBOARD_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("WHITEBOARD_CONFIG_DIR", str(tmp_path / "config"))
-    runner = CliRunner()
-
-    def run(*args, input=None):
-        return runner.invoke(main, ["memories", *args], input=input, catch_exceptions=False)
-
-    return run
 
 
 def memories() -> list:
@@ -94,7 +82,7 @@ def test_a_folder_and_split_files_are_read(tmp_path):
 # ---- the command ------------------------------------------------------------------------
 
 
-def test_a_chatgpt_zip_and_a_claude_file_import_once(cli, tmp_path):
+def test_a_chatgpt_zip_and_a_claude_file_import_once(cli, tmp_path):  # noqa: F811 - the fixture imported above
     first = cli("import-chats", str(chatgpt_zip(tmp_path)), "--yes")
     assert first.exit_code == 0, first.output
     assert "a chatgpt export, 2 conversations, 2 turns of yours" in first.output
@@ -122,7 +110,7 @@ def test_a_chatgpt_zip_and_a_claude_file_import_once(cli, tmp_path):
     assert {m.id: m.rev for m in memories()} == before and vault.exists()
 
 
-def test_review_keeps_everything_waiting_with_its_origin(cli):
+def test_review_keeps_everything_waiting_with_its_origin(cli):  # noqa: F811 - the fixture imported above
     result = cli("import-chats", str(GEMINI), "--yes", "--review", "--site", "gemini.example")
     assert result.exit_code == 0, result.output
     assert memories() == []
@@ -136,7 +124,7 @@ def test_review_keeps_everything_waiting_with_its_origin(cli):
     assert memories()[0].origin == "imported 2024-09-14"
 
 
-def test_it_asks_before_reading(cli):
+def test_it_asks_before_reading(cli):  # noqa: F811 - the fixture imported above
     refused = cli("import-chats", str(CLAUDE), input="n\n")
     assert refused.exit_code == 1 and "Read them for lasting facts" in refused.output
     assert memories() == []
@@ -188,7 +176,7 @@ def bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
 
 @pytest.mark.parametrize("case", ["truncated zip", "truncated json", "wrong shape", "an object", "invalid UTF-8",
                                   "deep nesting", "no conversation"])
-def test_bad_files_are_refused_and_change_nothing(cli, tmp_path, case):
+def test_bad_files_are_refused_and_change_nothing(cli, tmp_path, case):  # noqa: F811 - the fixture imported above
     before = seeded_vault(tmp_path)
     path, said = bad_files(tmp_path)[case]
     result = cli("import-chats", str(path), "--yes")
@@ -198,7 +186,7 @@ def test_bad_files_are_refused_and_change_nothing(cli, tmp_path, case):
     assert vault_digest(tmp_path) == before
 
 
-def test_a_huge_message_is_refused_before_it_is_held(cli, tmp_path):
+def test_a_huge_message_is_refused_before_it_is_held(cli, tmp_path):  # noqa: F811 - the fixture imported above
     before = seeded_vault(tmp_path)
     path = tmp_path / "huge.json"
     with open(path, "wb") as f:  # 100 MB in one user message
@@ -212,7 +200,7 @@ def test_a_huge_message_is_refused_before_it_is_held(cli, tmp_path):
     assert vault_digest(tmp_path) == before
 
 
-def test_a_zip_bomb_stops_at_the_cap(cli, tmp_path, monkeypatch):
+def test_a_zip_bomb_stops_at_the_cap(cli, tmp_path, monkeypatch):  # noqa: F811 - the fixture imported above
     before = seeded_vault(tmp_path)
     bomb = tmp_path / "bomb.zip"
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
@@ -422,7 +410,7 @@ def test_an_import_killed_half_way_resumes_to_the_same_vault(tmp_path):
     assert killed == clean and marked() == 1600
 
 
-def test_the_origin_survives_an_export_and_import_and_a_bad_site_is_refused(cli, tmp_path):
+def test_the_origin_survives_an_export_and_import_and_a_bad_site_is_refused(cli, tmp_path):  # noqa: F811 - the fixture imported above
     assert cli("import-chats", str(CLAUDE), "--yes", "--site", "x y").exit_code == 2
     assert cli("import-chats", str(CLAUDE), "--yes", "--site", "Claude.AI").exit_code == 0
     assert {m.site for m in memories()} == {"claude.ai"}
