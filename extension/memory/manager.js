@@ -34,7 +34,7 @@ function filled(template, fact, when) {
   const q = (sel) => item.querySelector(sel);
   q(".type").textContent = fact.type;
   q(".when").textContent = monthOf(when);
-  q(".site").textContent = fact.site ? `from ${fact.site}` : "";
+  q(".site").textContent = [fact.site && `from ${fact.site}`, fact.origin].filter(Boolean).join(", ");
   q(".confidence").textContent = `confidence ${Math.round(fact.confidence * 100)}%`;
   q(".text").textContent = fact.text;
   return [item, q];
@@ -174,6 +174,56 @@ async function importFile(file) {
   return `Imported: ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged.`;
 }
 
+// "Import chat history": the export streamed to the host chunk by chunk (history.js), each
+// chunk sent when the host has read the one before; what is found waits as suggestions.
+let historyCancelled = false;
+
+async function importHistory(file) {
+  const { exportFiles, textChunks } = globalThis.Whiteboard.history;
+  const files = await exportFiles(file);
+  const total = files.reduce((sum, f) => sum + f.size, 0) || 1;
+  let read = 0;
+  let found = 0;
+  let conversations = 0;
+  let stopped = null;
+  historyCancelled = false;
+  $("history").hidden = false;
+  const show = (turns, facts) => {
+    $("history-bar").value = Math.min(1, read / total);
+    $("history-progress").textContent = `${Math.round(100 * Math.min(1, read / total))}% read: ` +
+      `${turns} of your messages, ${facts} facts found`;
+  };
+  try {
+    for (const entry of files) {
+      const importId = `imp_${crypto.randomUUID().replaceAll("-", "")}`;
+      const chunks = textChunks(entry, (bytes) => { read += bytes; });
+      let next = await chunks.next();
+      for (let seq = 0; !next.done; seq++) {
+        if (historyCancelled) {
+          await host({ type: "memory.import_chats_cancel", import_id: importId });
+          return "Import cancelled: nothing more was kept; what you approved before stays.";
+        }
+        const text = next.value;
+        next = await chunks.next();
+        const r = await host({ type: "memory.import_chats", import_id: importId, seq, text, last: next.done },
+                             120000);
+        show(r.turns, r.facts);
+        if (r.done) {
+          found += r.suggested.length;
+          conversations += r.conversations;
+          stopped = stopped || r.stopped;
+        }
+      }
+    }
+  } finally {
+    $("history").hidden = true;
+  }
+  const more = stopped ? " Suggestions are full: go through them, then import the same file again to read the rest."
+    : "";
+  return `Read ${conversations} conversations: ${found} facts wait under Suggestions for you to accept or ` +
+    `discard.${more}`;
+}
+
 let searchTimer = null;
 $("query").addEventListener("input", () => {
   clearTimeout(searchTimer);
@@ -185,11 +235,18 @@ $("next").addEventListener("click", () => { offset += PAGE; act(refresh, false);
 $("export").addEventListener("click", () => act(exportAll, false));
 // A real button opens the hidden file input: a label is not reachable from the keyboard.
 $("import-button").addEventListener("click", () => $("import").click());
+$("history-button").addEventListener("click", () => $("history-file").click());
 $("import").addEventListener("change", (event) => {
   const file = event.target.files[0];
   event.target.value = "";
   if (file) act(() => importFile(file));
 });
+$("history-file").addEventListener("change", (event) => {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (file) act(() => importHistory(file));
+});
+$("history-cancel").addEventListener("click", () => { historyCancelled = true; });
 $("wipe").addEventListener("click", () => {
   const answer = prompt(`Delete all ${total} memories? This cannot be undone. Type DELETE to confirm.`);
   if (answer !== "DELETE") return;

@@ -25,7 +25,8 @@ SET_ASIDE_LISTED = 20  # memory.status names this many set-aside memories at mos
 def out(m: Memory) -> msg.MemoryOut:
     return msg.MemoryOut(memory_id=m.id, type=m.type, text=m.text, tags=m.tags, keywords=m.keywords,
                          confidence=m.confidence, site=m.site, created_at=m.created_at, updated_at=m.updated_at,
-                         usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned, rev=m.rev)
+                         usage_count=m.usage_count, last_used_at=m.last_used_at, pinned=m.pinned, rev=m.rev,
+                         origin=m.origin)
 
 
 def detail(m: Memory) -> msg.MemoryDetail:
@@ -57,7 +58,7 @@ def memory_extract(req: msg.MemoryExtract, ctx) -> msg.MemoryExtractReply:
 
 def suggestion_out(s: Suggestion) -> msg.SuggestionOut:
     return msg.SuggestionOut(suggestion_id=s.id, type=s.type, text=s.text, confidence=s.confidence, site=s.site,
-                             created_at=s.created_at)
+                             created_at=s.created_at, origin=s.origin)
 
 
 @action(msg.MemorySuggestions, blocking=True)
@@ -133,6 +134,31 @@ def memory_import(req: msg.MemoryImport, ctx) -> msg.MemoryImportReply:
     service = ctx.app.memory
     added, updated, unchanged = service.import_memories(service.read_export(req.document))
     return msg.MemoryImportReply(added=added, updated=updated, unchanged=unchanged)
+
+
+@action(msg.MemoryImportChats, blocking=True)
+def memory_import_chats(req: msg.MemoryImportChats, ctx) -> msg.MemoryImportChatsReply:
+    from ..memory import hub
+
+    try:
+        chunk = req.text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the page decodes strictly, so not from a file
+        hub.cancel_chat_import(ctx.app, req.import_id)
+        raise BadRequest("text: not valid Unicode") from None
+    turns, facts, summary = hub.chat_import_chunk(ctx.app, req.import_id, req.seq, chunk, req.last)
+    if summary is None:
+        return msg.MemoryImportChatsReply(import_id=req.import_id, turns=turns, facts=facts, done=False)
+    return msg.MemoryImportChatsReply(import_id=req.import_id, turns=turns, facts=facts, done=True,
+                                      format=summary.format, conversations=summary.conversations,
+                                      already=summary.already, stopped=summary.stopped,
+                                      suggested=[suggestion_out(s) for s in summary.suggested])
+
+
+@action(msg.MemoryImportChatsCancel, blocking=True)
+def memory_import_chats_cancel(req: msg.MemoryImportChatsCancel, ctx) -> msg.MemoryImportChatsCancelReply:
+    from ..memory import hub
+
+    return msg.MemoryImportChatsCancelReply(cancelled=hub.cancel_chat_import(ctx.app, req.import_id))
 
 
 @action(msg.MemoryWipe, blocking=True)

@@ -21,6 +21,7 @@ from ..memory.service import MemoryService
 from ..privacy import redact
 from ..protocol.bounds import MAX_PINNED_TOKENS
 from ..protocol.errors import WhiteboardError
+from ..sites import check_site
 from ..tokens import TokenCounter
 from . import main
 
@@ -92,7 +93,7 @@ def show_cmd(memory_id: str) -> None:
                f"tags:        {', '.join(m.tags) or '-'}\nkeywords:    {', '.join(m.keywords) or '-'}\n"
                f"confidence:  {m.confidence:.2f}\nsite:        {m.site or '-'}\ncreated:     {stamp(m.created_at)}\n"
                f"updated:     {stamp(m.updated_at)}\nused:        {m.usage_count} times, last {stamp(m.last_used_at)}\n"
-               f"pinned:      {stamp(m.pinned_at) if m.pinned else 'no'}")
+               f"pinned:      {stamp(m.pinned_at) if m.pinned else 'no'}\norigin:      {m.origin or 'live chat'}")
     for old in m.old_texts:
         click.echo(f"earlier ({stamp(old.replaced_at)}): {old.text}")
 
@@ -235,6 +236,63 @@ def import_cmd(path: str) -> None:
                   file=sys.stderr) as bar:
             added, updated, unchanged = service.import_memories(memories, progress=bar.update)
     click.echo(f"Imported: {added} added, {updated} updated, {unchanged} unchanged.")
+
+
+@memories_group.command("import-chats")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--yes", is_flag=True, help="Do not ask before reading.")
+@click.option("--review", is_flag=True, help="Keep nothing yet: every fact found waits in the suggestions.")
+@click.option("--site", help="Record this site (e.g. chatgpt.com) instead of the export's own.")
+def import_chats_cmd(path: Path, yes: bool, review: bool, site: str | None) -> None:
+    """Learn lasting facts about you from a ChatGPT, Claude or Gemini (Google Takeout) data
+    export: PATH is its zip, its folder or its JSON file. Only your own turns are read, on
+    this computer; nothing of the conversations is kept but the facts, encrypted. Running
+    it again adds nothing new, and continues an import that was stopped."""
+    if site is not None:
+        try:
+            site = check_site(site)
+        except WhiteboardError:
+            raise click.UsageError("--site needs a host name, e.g. chatgpt.com") from None
+    with vault_service() as service:
+        found = hub.survey_chats(path)
+        click.echo(f"{path}: a {found.format} export, {found.conversations} conversations, "
+                   f"{found.turns} turns of yours.", err=True)
+        if not yes:
+            where = "wait in the suggestions" if review else "are kept (the less sure wait in the suggestions)"
+            click.confirm(f"Read them for lasting facts about you? Facts found {where}", abort=True)
+        with _import_progress(found.turns) as progress:
+            summary = hub.import_chats(service, path, review=review, site=site, progress=progress)
+    click.echo(f"Imported {summary.conversations} conversations ({summary.turns} turns; {summary.already} "
+               f"imported before): {len(summary.added)} added, {summary.updated} updated, {summary.unchanged} "
+               f"already known, {len(summary.suggested)} waiting in the suggestions.")
+    if summary.skipped_turns:
+        click.echo(f"{summary.skipped_turns} turns longer than a message were skipped (pasted text).", err=True)
+    if summary.stopped == "suggestions_full":
+        click.echo("The suggestions are full: accept or discard them (`whiteboard memories suggestions`), then "
+                   "run the same command again to go on where it stopped.", err=True)
+
+
+@contextmanager
+def _import_progress(total: int):
+    """progress(turns, facts): a bar with time left on a terminal, a plain line at most every
+    5 s otherwise (a log, a pipe)."""
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        with tqdm(total=total, unit="turn", file=sys.stderr) as bar:
+            def progress(turns: int, facts: int) -> None:
+                bar.update(turns - bar.n)
+                bar.set_postfix(facts=facts)
+            yield progress
+        return
+    last = [0.0]
+
+    def plain(turns: int, facts: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 5 or turns >= total:
+            last[0] = now
+            click.echo(f"read {turns} of {total} turns, {facts} facts found", err=True)
+    yield plain
 
 
 @memories_group.command("wipe")

@@ -153,6 +153,112 @@ def desktop_apps():
     return DesktopAppsStore()
 
 
+def survey_chats(path: Path, stop: threading.Event | None = None):
+    """The first pass of a chat history import (extract/history.py): the export at `path`
+    read whole and counted (`.format`, `.conversations`, `.turns`); BadRequest naming the
+    file and the formats understood when it is none we read or is damaged."""
+    from ..protocol.errors import BadRequest
+    from .extract.chat_export import ExportRefused
+    from .extract.history import survey
+
+    try:
+        return survey(path, stop)
+    except ExportRefused as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def import_chats(service: MemoryService, path: Path, review: bool = False, site: str | None = None,
+                 progress=None, stop: threading.Event | None = None):
+    """Lasting facts from the chat export at `path` (extract/history.py's ImportSummary),
+    with the extractor a live conversation gets offline: the learned classifier on the
+    bundled model, else the rules. BadRequest when the file turns out damaged half-way
+    (what earlier batches kept stays, and a later run resumes after it)."""
+    from ..protocol.errors import BadRequest
+    from .extract.chat_export import ExportRefused
+    from .extract.classifier import learned_extractor
+    from .extract.history import import_chats as importing
+
+    learned = learned_extractor(bundled_embedder()[0])
+    try:
+        return importing(service, path, learned=learned, review=review, site=site, progress=progress, stop=stop)
+    except ExportRefused as exc:
+        raise BadRequest(str(exc)) from None
+
+
+# ---- a chat export streamed by the memory page (memory.import_chats) -----------------------
+
+MAX_UPLOADS = 2  # imports under way at once; a third drops the one idle longest
+UPLOAD_IDLE_SECONDS = 600  # an import with no chunk for this long is dropped (a page closed mid-way)
+
+
+class _Uploads:
+    """The imports under way in this host, in RAM only (what they found is not stored until
+    their last chunk)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.items: dict[str, list] = {}  # import_id -> [HistoryUpload, next seq, last chunk time, its lock]
+
+
+def _uploads(app) -> _Uploads:
+    with _lock:
+        return app.__dict__.setdefault("_chat_uploads", _Uploads())
+
+
+def chat_import_chunk(app, import_id: str, seq: int, chunk: bytes, last: bool):
+    """Feed one chunk of the page's import: (turns read, facts found, None), or with the last
+    chunk (..., the ImportSummary) once every fact is stored as a suggestion. BadRequest for a
+    chunk out of order or a file that is no export we read (the import is dropped then and
+    nothing is written)."""
+    import time
+
+    from ..protocol.errors import BadRequest
+    from .extract.chat_export import ExportRefused
+    from .extract.classifier import learned_extractor
+    from .extract.history import HistoryUpload
+
+    uploads = _uploads(app)
+    now = time.monotonic()
+    with uploads.lock:
+        for key, (_, _, seen, _) in list(uploads.items.items()):
+            if now - seen > UPLOAD_IDLE_SECONDS:
+                del uploads.items[key]
+        entry = uploads.items.get(import_id)
+        if entry is None:
+            if seq != 0:
+                raise BadRequest(f"import {import_id} is not under way (cancelled, or idle too long): start again")
+            while len(uploads.items) >= MAX_UPLOADS:
+                del uploads.items[min(uploads.items, key=lambda k: uploads.items[k][2])]
+            entry = uploads.items[import_id] = [None, 0, now, threading.Lock()]
+        entry[2] = now
+    with entry[3]:
+        if seq != entry[1]:
+            raise BadRequest(f"seq: chunk {entry[1]} of import {import_id} was expected, not {seq}")
+        service = app.memory
+        try:
+            if entry[0] is None:
+                entry[0] = HistoryUpload("the chosen file", learned_extractor(bundled_embedder()[0]))
+            upload = entry[0]
+            upload.add(service, chunk)
+            entry[1] += 1
+            summary = upload.finish(service) if last else None
+        except ExportRefused as exc:
+            cancel_chat_import(app, import_id)
+            raise BadRequest(str(exc)) from None
+        except BaseException:
+            cancel_chat_import(app, import_id)
+            raise
+        if last:
+            cancel_chat_import(app, import_id)
+        return upload.read, upload.facts, summary
+
+
+def cancel_chat_import(app, import_id: str) -> bool:
+    uploads = _uploads(app)
+    with uploads.lock:
+        return uploads.items.pop(import_id, None) is not None
+
+
 def memory_files() -> tuple[list[Path], Path]:
     """Long-term memory's own files on disk, whether they exist or not: the vault with
     SQLite's side files, and the memory settings file. (The key is settings_store.py's: the

@@ -37,6 +37,8 @@ class Memory:
     # Bumped on every content change; the index compares it to see what changed underneath.
     rev: int = 0
     pinned_at: float | None = None  # set: goes with every send on an opted-in site
+    # Not from a live chat: "imported 2024-03-01" (from a chat export, that conversation's date).
+    origin: str | None = None
 
     @property
     def pinned(self) -> bool:
@@ -44,8 +46,11 @@ class Memory:
 
     def content(self) -> dict:
         """The encrypted part: everything a reader could learn about the user from."""
-        return {"text": self.text, "tags": self.tags, "keywords": self.keywords,
-                "old_texts": [[o.text, o.replaced_at] for o in self.old_texts]}
+        content = {"text": self.text, "tags": self.tags, "keywords": self.keywords,
+                   "old_texts": [[o.text, o.replaced_at] for o in self.old_texts]}
+        if self.origin:
+            content["origin"] = self.origin
+        return content
 
 
 @dataclass
@@ -61,6 +66,7 @@ class Suggestion:
     site: str | None = None
     tags: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
+    origin: str | None = None  # as Memory.origin
 
 
 def new_suggestion_id() -> str:

@@ -142,20 +142,38 @@ class LearnedExtractor:
     def extract(self, messages: list[str], thresholds: Thresholds, manual: bool = False) -> list[Candidate]:
         sentences = [s for m in messages for s in candidate_sentences(m)]
         sentences = sentences[-MAX_SENTENCES["manual" if manual else "automatic"]:]
-        found = []
-        for s in self.score(sentences):
-            confidence, type_, tags = s.lasting, s.type, []
-            if s.rule is not None and s.lasting >= RULE_AGREES and "people" not in s.rule.tags:
-                confidence, tags = max(confidence, s.rule.confidence), s.rule.tags
-                if not GUESSED_TYPE.intersection(tags):
-                    type_ = s.rule.type
-            if HEDGE.search(s.sentence.lower()):  # "I think I like Rust": the user is not sure either
-                confidence -= HEDGED
-            if SOMEONE_ELSE.match(s.sentence):  # "My sister is learning Korean": the user decides
-                confidence = min(confidence, ABOUT_SOMEONE_ELSE)
-            confidence = round(min(max(0.0, confidence), MAX_CONFIDENCE), 2)
-            found.append(Candidate(type_, statement(s.sentence), confidence, tags=list(tags)))
-        return finish(found, thresholds)
+        return finish([_candidate(s) for s in self.score(sentences)], thresholds)
+
+    def extract_each(self, conversations: list[list[str]], thresholds: Thresholds) -> list[list[Candidate]]:
+        """Candidates per conversation, every conversation's sentences embedded in one batch
+        (an import). Only sentences about the writer (or someone close, or a rule's) are
+        embedded: most of what people write to a chatbot is a request, and the cheap test
+        keeps the model for the few that may be facts."""
+        owners, sentences = [], []
+        for i, messages in enumerate(conversations):
+            for s in (s for m in messages for s in candidate_sentences(m)):
+                if first_person(s) or SOMEONE_ELSE.match(s) or rule_candidate(s) is not None:
+                    owners.append(i)
+                    sentences.append(s)
+        found: list[list[Candidate]] = [[] for _ in conversations]
+        for owner, scored in zip(owners, self.score(sentences)):
+            found[owner].append(_candidate(scored))
+        return [finish(f, thresholds) for f in found]
+
+
+def _candidate(s: Scored) -> Candidate:
+    """One scored sentence as a candidate: the rule's vouching, hedges and others' facts weighed in."""
+    confidence, type_, tags = s.lasting, s.type, []
+    if s.rule is not None and s.lasting >= RULE_AGREES and "people" not in s.rule.tags:
+        confidence, tags = max(confidence, s.rule.confidence), s.rule.tags
+        if not GUESSED_TYPE.intersection(tags):
+            type_ = s.rule.type
+    if HEDGE.search(s.sentence.lower()):  # "I think I like Rust": the user is not sure either
+        confidence -= HEDGED
+    if SOMEONE_ELSE.match(s.sentence):  # "My sister is learning Korean": the user decides
+        confidence = min(confidence, ABOUT_SOMEONE_ELSE)
+    confidence = round(min(max(0.0, confidence), MAX_CONFIDENCE), 2)
+    return Candidate(type_, statement(s.sentence), confidence, tags=list(tags))
 
 
 def learned_loader(load_embedder: Callable[[], object | None]) -> Callable[[], LearnedExtractor | None]:

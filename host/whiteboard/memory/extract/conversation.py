@@ -119,22 +119,7 @@ class ConversationExtractor:
         return rule_extract(texts, thresholds), "rules"
 
     def keep(self, candidates: list[Candidate], site: str | None) -> Outcome:
-        """Sure facts go through ADD / UPDATE / NOOP; the less sure wait as suggestions
-        (unless a memory already says the same)."""
-        keep_from = self._suggest_below()
-        decisions = [decide(c, self.service.index) for c in candidates]
-        outcome = apply(self.service, [d for d in decisions if d.candidate.confidence >= keep_from], site)
-        now = self.service.clock()
-        waiting = [Suggestion(new_suggestion_id(), c.type, c.text, c.confidence, now, site, c.tags, c.keywords)
-                   for d in decisions if (c := d.candidate).confidence < keep_from and d.action != "noop"]
-        outcome.suggested = self.service.suggest(waiting)
-        return outcome
-
-    def _suggest_below(self) -> float:
-        try:
-            return self.service.settings.load().suggest_below
-        except Unavailable:  # a damaged memory.json: memory.settings reports it; extraction goes on
-            return SUGGEST_BELOW
+        return keep(self.service, candidates, site, suggest_below(self.service))
 
     def accept(self, suggestion_id: str, text: str | None = None, type_: str | None = None) -> Memory:
         with self._lock:  # not while an extraction decides on the same facts
@@ -146,7 +131,30 @@ class ConversationExtractor:
                 del self.progress[key]
 
 
-def apply(service: MemoryService, decisions: list[Decision], site: str | None, tries: int = 3) -> Outcome:
+def suggest_below(service: MemoryService) -> float:
+    """The user's `suggest_below`: facts under it wait as suggestions."""
+    try:
+        return service.settings.load().suggest_below
+    except Unavailable:  # a damaged memory.json: memory.settings reports it; extraction goes on
+        return SUGGEST_BELOW
+
+
+def keep(service: MemoryService, candidates: list[Candidate], site: str | None, keep_from: float,
+         origin: str | None = None) -> Outcome:
+    """Sure facts (confidence >= keep_from) go through ADD / UPDATE / NOOP; the less sure
+    wait as suggestions (unless a memory already says the same). `origin`: a new memory's or
+    suggestion's, when the facts come from elsewhere than a live chat (an import)."""
+    decisions = [decide(c, service.index) for c in candidates]
+    outcome = apply(service, [d for d in decisions if d.candidate.confidence >= keep_from], site, origin=origin)
+    now = service.clock()
+    waiting = [Suggestion(new_suggestion_id(), c.type, c.text, c.confidence, now, site, c.tags, c.keywords, origin)
+               for d in decisions if (c := d.candidate).confidence < keep_from and d.action != "noop"]
+    outcome.suggested = service.suggest(waiting)
+    return outcome
+
+
+def apply(service: MemoryService, decisions: list[Decision], site: str | None, tries: int = 3,
+          origin: str | None = None) -> Outcome:
     """ADD and UPDATE go to the vault; NOOP changes nothing. Nothing is ever deleted. An
     UPDATE is made on the revision it was decided on: when another process changed that
     memory meanwhile, the fact is decided again on the memory as it is now (up to `tries`)."""
@@ -170,14 +178,14 @@ def apply(service: MemoryService, decisions: list[Decision], site: str | None, t
                 outcome.unchanged += 1
         else:
             new.append(Memory(id=new_memory_id(), type=c.type, text=c.text, created_at=now, updated_at=now,
-                              tags=c.tags, keywords=c.keywords, confidence=c.confidence, site=site))
+                              tags=c.tags, keywords=c.keywords, confidence=c.confidence, site=site, origin=origin))
     if new:
         outcome.added = service.store(new)
         outcome.unchanged += len(new) - len(outcome.added)  # stored meanwhile by another process
     if again:
         if tries > 1:
             service.ready()  # the index as the vault is now
-            redone = apply(service, [decide(c, service.index) for c in again], site, tries - 1)
+            redone = apply(service, [decide(c, service.index) for c in again], site, tries - 1, origin)
             outcome.added += redone.added
             outcome.updated += redone.updated
             outcome.unchanged += redone.unchanged
@@ -195,7 +203,7 @@ def accept(service: MemoryService, suggestion_id: str, text: str | None = None, 
     keywords = s.keywords if text is None else T.keywords(text)
     candidate = Candidate(type_ or s.type, text or s.text, 1.0, tags=s.tags, keywords=keywords)
     decision = decide(candidate, service.index)
-    outcome = apply(service, [decision], s.site)
+    outcome = apply(service, [decision], s.site, origin=s.origin)
     service.drop_suggestion(suggestion_id, discarded=False)
     if outcome.added or outcome.updated:
         return (outcome.added or outcome.updated)[0]

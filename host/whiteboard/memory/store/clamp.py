@@ -21,10 +21,12 @@ def _optional_time(value: float | None) -> float | None:
 
 
 def clamped_memory(memory_id: str, type_: str, text: str, tags: list, keywords: list, confidence: float,
-                   site: str | None, rev: int, created, updated, usage, last_used, pinned_at, old) -> Memory:
+                   site: str | None, rev: int, created, updated, usage, last_used, pinned_at, old,
+                   origin: str | None = None) -> Memory:
     """The memory a row holds, every time and count in range (ValueError for a time that is
     no number): built once, as decoding the vault builds one per row when the host starts."""
     return Memory(id=memory_id, type=type_, text=text, created_at=_time(created), updated_at=_time(updated),
                   tags=tags, keywords=keywords, confidence=confidence, site=site, usage_count=clamp_count(usage),
                   last_used_at=_optional_time(last_used), rev=rev, pinned_at=_optional_time(pinned_at),
-                  old_texts=[OldText(t, _time(at)) for t, at in old] if old else [])
+                  old_texts=[OldText(t, _time(at)) for t, at in old] if old else [],
+                  origin=origin if isinstance(origin, str) else None)

@@ -67,6 +67,13 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
             discarded_at REAL
         )""",
     )),
+    # Where memories came from besides live chats: the conversations of a chat export already
+    # read (`whiteboard memories import-chats`), by a keyed hash of the conversation's id and
+    # last change, so an import run again skips them and one stopped half-way resumes. The
+    # memory's origin (site, "imported", the conversation's date) is in its encrypted content.
+    ("007_memory_origin", (
+        "CREATE TABLE imported_chats (chat_key BLOB PRIMARY KEY, imported_at REAL NOT NULL)",
+    )),
 ]
 
 

@@ -34,7 +34,10 @@ class SuggestionRows:
                 key = self.text_key(s.text)
                 if self._conn.execute("SELECT 1 FROM memories WHERE text_key = ?", (key,)).fetchone():
                     continue
-                content = json.dumps({"text": s.text, "tags": s.tags, "keywords": s.keywords}, ensure_ascii=False)
+                fields = {"text": s.text, "tags": s.tags, "keywords": s.keywords}
+                if s.origin:
+                    fields["origin"] = s.origin
+                content = json.dumps(fields, ensure_ascii=False)
                 blob = crypto.encrypt(self._key, content.encode(), _aad(s.id))
                 cursor = self._conn.execute(
                     "INSERT INTO suggestions (id, type, site, confidence, created_at, text_key, content) "
@@ -59,7 +62,8 @@ class SuggestionRows:
                     raise ValueError("not a suggestion")
                 found.append(Suggestion(id=sid, type=type_, text=raw["text"], confidence=float(confidence),
                                         created_at=float(created_at), site=site, tags=list(raw.get("tags", [])),
-                                        keywords=list(raw.get("keywords", []))))
+                                        keywords=list(raw.get("keywords", [])),
+                                        origin=raw["origin"] if isinstance(raw.get("origin"), str) else None))
             except (InvalidTag, ValueError, TypeError, AttributeError):
                 damaged.append(Damaged(sid, "this suggestion does not decrypt or is not a suggestion record"))
         return found, damaged
@@ -80,3 +84,4 @@ class SuggestionRows:
                 sql, args = ("UPDATE suggestions SET content = NULL, discarded_at = ? "
                              "WHERE id = ? AND discarded_at IS NULL", (discarded_at, suggestion_id))
             return self._conn.execute(sql, args).rowcount > 0
+

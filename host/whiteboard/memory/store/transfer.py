@@ -56,6 +56,7 @@ class _Entry(BaseModel):
     pinned: bool = False
     pinned_at: UnixSeconds | None = None
     old_texts: Annotated[list[_Old], Field(max_length=MAX_OLD_TEXTS)] = []
+    origin: Annotated[str, Field(max_length=40)] | None = None  # "imported 2024-03-01" (a chat export)
 
 
 class _Document(BaseModel):
@@ -72,11 +73,14 @@ VALIDATE_CHUNK = 500
 
 
 def entry(m: Memory) -> dict:
-    return {"memory_id": m.id, "type": m.type, "text": m.text, "tags": m.tags, "keywords": m.keywords,
+    e = {"memory_id": m.id, "type": m.type, "text": m.text, "tags": m.tags, "keywords": m.keywords,
             "confidence": m.confidence, "site": m.site, "created_at": m.created_at, "updated_at": m.updated_at,
             "usage_count": m.usage_count, "last_used_at": m.last_used_at, "pinned": m.pinned,
             "pinned_at": m.pinned_at,
             "old_texts": [{"text": o.text, "replaced_at": o.replaced_at} for o in m.old_texts]}
+    if m.origin:
+        e["origin"] = m.origin
+    return e
 
 
 def document(memories: list[Memory]) -> dict:
@@ -133,7 +137,7 @@ def parse(raw: dict) -> list[Memory]:
                           tags=clean_words(e.tags), keywords=clean_words(e.keywords) or T.keywords(text),
                           confidence=e.confidence,
                           site=site, usage_count=e.usage_count, last_used_at=e.last_used_at, old_texts=old,
-                          pinned_at=(e.pinned_at or now) if e.pinned else None))
+                          pinned_at=(e.pinned_at or now) if e.pinned else None, origin=e.origin))
     return out
 
 

@@ -36,6 +36,7 @@ from ...settings_store import SettingsFile, default_paths
 from ..errors import MemoryDamaged, RowRejected, VaultUnavailable
 from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .clamp import clamped_memory
+from .imported import ImportedChats
 from .schema import MigrationFailed, NewerVault, migrate
 from .suggestions import SuggestionRows
 
@@ -64,7 +65,7 @@ def vault_exists(path: Path) -> bool:
     return path.exists() and path.stat().st_size > 0
 
 
-class Vault(SuggestionRows):
+class Vault(SuggestionRows, ImportedChats):
     def __init__(self, conn: sqlite3.Connection, key: bytes, path: Path):
         self._conn = conn
         self._key = key
@@ -221,7 +222,7 @@ class Vault(SuggestionRows):
             if not (isinstance(text, str) and isinstance(tags, list) and isinstance(keywords, list)):
                 raise TypeError("unexpected content shape")
             return clamped_memory(memory_id, type_, text, tags, keywords, confidence, site, rev,
-                                  created, updated, usage, last_used, pinned_at, old)
+                                  created, updated, usage, last_used, pinned_at, old, raw.get("origin"))
         except InvalidTag:
             raise MemoryDamaged(memory_id, "its content does not decrypt with this key (tampered or written "
                                            "with another key)") from None
@@ -401,6 +402,7 @@ class Vault(SuggestionRows):
         with self._write():
             self._conn.execute("DELETE FROM memory_vectors")
             self._conn.execute("DELETE FROM suggestions")
+            self._conn.execute("DELETE FROM imported_chats")  # forgotten too: an import may run again
             n = self._conn.execute("DELETE FROM memories").rowcount
         with self.lock:
             # Deleted pages were zeroed (secure_delete); fold the WAL back and shrink the file.

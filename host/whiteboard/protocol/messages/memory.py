@@ -36,6 +36,7 @@ class MemoryOut(BaseModel):
     last_used_at: float | None
     pinned: bool  # goes with every send on an opted-in site
     rev: int  # changes with every change to the memory (memory.update/delete compare it)
+    origin: str | None = None  # "imported 2024-03-01": from a chat export, that conversation's date
 
 
 class OldTextOut(BaseModel):
@@ -84,6 +85,7 @@ class SuggestionOut(BaseModel):
     confidence: float
     site: str | None
     created_at: float
+    origin: str | None = None  # "imported 2024-03-01": from a chat export, that conversation's date
 
 
 class MemoryExtractReply(Reply):
@@ -214,6 +216,49 @@ class MemoryImportReply(Reply):
     added: int
     updated: int
     unchanged: int
+
+
+ImportId = Annotated[str, StringConstraints(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$")]
+# A chunk of an export, as text: 512 Ki characters is at most 2 MiB of UTF-8 (with JSON's
+# escapes up to 6 bytes a character, 3 MiB), far under the host's 8 MiB inbound cap.
+MAX_CHUNK_CHARS = 512 * 1024
+
+
+class MemoryImportChats(Request):
+    """One chunk of a chat export (ChatGPT's or Claude's conversations.json, Takeout's
+    MyActivity.json) that the memory page streams, in order from seq 0; `last` on the final
+    one. Facts found all wait as suggestions (docs/memory.md "Importing your history")."""
+
+    type: Literal["memory.import_chats"]
+    reply_model = "MemoryImportChatsReply"
+    import_id: ImportId  # chosen by the page, one per file
+    seq: Count
+    text: Annotated[str, Field(max_length=MAX_CHUNK_CHARS)]
+    last: bool = False
+
+
+class MemoryImportChatsReply(Reply):
+    import_id: str
+    turns: int  # the user's turns read so far
+    facts: int  # facts found so far
+    done: bool  # the last chunk was read and what was found stored as suggestions
+    format: Literal["chatgpt", "claude", "gemini"] | None = None
+    conversations: int = 0  # read (when done)
+    already: int = 0  # imported before, skipped (when done)
+    suggested: list[SuggestionOut] = []  # stored now (when done)
+    stopped: Literal["suggestions_full"] | None = None  # the rest waits for the next import
+
+
+class MemoryImportChatsCancel(Request):
+    """Stop an import: what it found and did not store yet is dropped; nothing is written."""
+
+    type: Literal["memory.import_chats_cancel"]
+    reply_model = "MemoryImportChatsCancelReply"
+    import_id: ImportId
+
+
+class MemoryImportChatsCancelReply(Reply):
+    cancelled: bool  # false: no such import was under way
 
 
 class MemoryWipe(Request):
