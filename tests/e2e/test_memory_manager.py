@@ -164,6 +164,7 @@ def test_suggestions_accept_and_discard_and_the_threshold_in_options(browser):
 def test_import_opens_the_file_chooser_from_the_keyboard(browser):
     page = browser.context.new_page()
     page.goto(URL)
+    page.bring_to_front()  # a file chooser opens only from the page in front
     page.locator("#import-button").focus()
     with page.expect_file_chooser() as chooser:
         page.keyboard.press("Enter")
