@@ -156,3 +156,10 @@ def memory_files() -> tuple[list[Path], Path]:
 
     vault = default_paths()[0]
     return [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES)], MemorySettingsStore().path
+
+
+def sync_for(service: MemoryService):
+    """Sync of this vault through a folder (memory/sync/exchange.py's Sync): set-up, exchanges, status."""
+    from .sync.exchange import Sync
+
+    return Sync(service)

@@ -38,6 +38,7 @@ from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .clamp import clamped_memory
 from .schema import MigrationFailed, NewerVault, migrate
 from .suggestions import SuggestionRows
+from .sync_rows import SyncRows
 
 log = logging.getLogger("whiteboard.memory")
 
@@ -64,7 +65,7 @@ def vault_exists(path: Path) -> bool:
     return path.exists() and path.stat().st_size > 0
 
 
-class Vault(SuggestionRows):
+class Vault(SuggestionRows, SyncRows):
     def __init__(self, conn: sqlite3.Connection, key: bytes, path: Path):
         self._conn = conn
         self._key = key
@@ -401,6 +402,7 @@ class Vault(SuggestionRows):
         with self._write():
             self._conn.execute("DELETE FROM memory_vectors")
             self._conn.execute("DELETE FROM suggestions")
+            self.clear_sync()  # sync's merge states hold texts too: sync is off here after a wipe
             n = self._conn.execute("DELETE FROM memories").rowcount
         with self.lock:
             # Deleted pages were zeroed (secure_delete); fold the WAL back and shrink the file.
