@@ -70,7 +70,8 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     # Sync (docs/sync.md): per memory its merge state (encrypted like a memory, AAD
     # whiteboard:sync:element:<id>), the vault rev it was last reconciled at (NULL: not shown
     # in this vault) and a keyed hash of its text (NULL when deleted); how far each change
-    # file in the folder was read; changes made here not yet written to the folder.
+    # file in the folder was read; changes made here not yet written to the folder; when a
+    # synced memory was deleted here (a delete is stamped with its time, not the exchange's).
     ("008_sync", (
         """CREATE TABLE sync_elements (
             id TEXT PRIMARY KEY,
@@ -81,6 +82,7 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
         "CREATE INDEX sync_elements_text_key ON sync_elements (text_key)",
         "CREATE TABLE sync_files (name TEXT PRIMARY KEY, offset INTEGER NOT NULL, records INTEGER NOT NULL)",
         "CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, ops BLOB NOT NULL)",
+        "CREATE TABLE sync_deletes (id TEXT PRIMARY KEY, deleted_at REAL NOT NULL)",
     )),
 ]
 

@@ -44,7 +44,7 @@ class SyncRows:
     def clear_sync(self) -> None:
         """Forget sync on this computer (the folder is not touched)."""
         with self._write():
-            for table in ("sync_elements", "sync_files", "sync_outbox"):
+            for table in ("sync_elements", "sync_files", "sync_outbox", "sync_deletes"):
                 self._conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed names
             self._conn.execute("DELETE FROM vault_meta WHERE name = 'sync'")
 
@@ -84,6 +84,18 @@ class SyncRows:
         with self._write():
             self._conn.executemany("UPDATE sync_elements SET rev = ? WHERE id = ?",
                                    [(rev, i) for i, rev in revs.items()])
+
+    def note_delete(self, memory_id: str, when: float) -> None:
+        """A synced memory is being deleted (in the caller's transaction): when, for its delete's stamp."""
+        self._conn.execute("INSERT OR REPLACE INTO sync_deletes (id, deleted_at) SELECT id, ? FROM sync_elements "
+                           "WHERE id = ?", (when, memory_id))
+
+    def sync_deletes(self) -> dict[str, float]:
+        """{memory id: when it was deleted here} since the last exchange (which clears them)."""
+        with self._write():
+            found = dict(self._conn.execute("SELECT id, deleted_at FROM sync_deletes"))
+            self._conn.execute("DELETE FROM sync_deletes")
+        return found
 
     # ---- the folder's files: how far each was read ----------------------------------------
 

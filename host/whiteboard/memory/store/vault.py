@@ -396,6 +396,7 @@ class Vault(SuggestionRows, SyncRows):
                 raise RevisionConflict(memory_id, expected_rev, row[0])
             self._conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (memory_id,))
             self._conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+            self.note_delete(memory_id, time.time())
             return True
 
     def wipe(self) -> int:

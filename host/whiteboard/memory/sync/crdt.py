@@ -45,8 +45,13 @@ class Clock:
         self.node, self.wall = node, wall
         self.ms, self.counter = last
 
-    def tick(self) -> list:
+    def tick(self, at: float | None = None) -> list:
+        """A stamp for a change made now, or at `at` (seconds; never later than now): a change
+        found at an exchange is stamped when it was made, so an edit made before a delete on
+        another computer stays older than it even if this computer exchanged later."""
         now = int(self.wall() * 1000)
+        if at is not None:
+            now = min(now, int(at * 1000))
         if now > self.ms:
             self.ms, self.counter = now, 0
         else:

@@ -44,6 +44,7 @@ TEXT_KEY_PURPOSE = b"whiteboard:sync:text_key"
 ROTATE_BYTES = 4 << 20  # a change file this much past its snapshot is replaced by a new snapshot
 SKIPPED_KEPT = 20
 NAME_CHARS = 64
+FIELD_ORDER = {name: i for i, name in enumerate(crdt.FIELDS)}
 _NAME_OK = re.compile(r"[^\x00-\x1f\x7f]{1,64}")
 
 
@@ -290,53 +291,64 @@ class _Merge:
                     self.old_keys.add(self.text_key_of(view["text"]))
 
     def local_changes(self, clock: crdt.Clock) -> list[list]:
-        """Ops for what changed in the vault since the last exchange (any process's edits)."""
+        """Ops for what changed in the vault since the last exchange (any process's edits),
+        stamped in the order they were made (so an edit made before another computer's
+        delete stays older than it, however late this computer exchanges)."""
         revisions = self.vault.revisions()
         synced = self.vault.sync_revisions()
         changed = [i for i, rev in revisions.items() if synced.get(i) != rev]
         gone = [i for i, rev in synced.items() if rev is not None and i not in revisions]
-        ops: list[list] = []
+        deleted_at = self.vault.sync_deletes()
+        now = clock.wall()
+        found: list[tuple[float, str, str, object]] = []  # (when, element id, field, value)
+        history: list[list] = []
         for start in range(0, len(changed), 1000):
             chunk = changed[start:start + 1000]
             self._load(chunk)
             memories, _ = self.vault.load(chunk)  # a row that does not open stays out of sync
             for m in memories:
-                ops += self._changes_of(m, clock)
+                history += self._history_of(m, clock.node)
+                found += self._changes_of(m, now)
         for element_id in gone:
-            element = self._element(element_id)
-            view = crdt.view(element)
+            view = crdt.view(self._element(element_id))
             twins = self.vault.sync_group(self.text_key_of(view["text"])) if view else []
-            for i in {element_id, *twins}:
-                if crdt.alive(self._element(i)):
-                    op = [i, "del", clock.tick(), None]
-                    crdt.apply(self._element(i), *op[1:])
-                    self.touched.add(i)
-                    ops.append(op)
+            # Its twins too (the same text from another computer, hidden here): else one shows up.
+            found += [(deleted_at.get(element_id, now), i, "del", None) for i in sorted({element_id, *twins})
+                      if crdt.alive(self._element(i))]
+        ops = history + [[i, name, clock.tick(when), value] for when, i, name, value in
+                         sorted(found, key=lambda c: (c[0] if c[0] is not None else now, c[1], FIELD_ORDER[c[2]]))]
+        for op in ops:
+            crdt.apply(self._element(op[0]), *op[1:])
+            self.touched.add(op[0])
         return ops
 
-    def _changes_of(self, m: Memory, clock: crdt.Clock) -> list[list]:
+    def _history_of(self, m: Memory, node: str) -> list[list]:
+        """A memory seen for the first time brings its old texts, stamped when each was
+        replaced (and older than its text, so they stay old texts)."""
         element = self._element(m.id)
-        view = crdt.view(element)
-        ops = []
-        if view is None and not element["texts"]:
-            # First seen: its old texts go too (older than its text, so they stay old texts).
-            stamp = clock.tick()
-            for i, old in enumerate(m.old_texts):
-                ops.append([m.id, "text", [min(int(old.replaced_at * 1000), stamp[0] - 1), i, clock.node],
-                            [old.text, [], []]])
+        if element["texts"] or element["del"] is not None:
+            return []
+        latest = int(m.updated_at * 1000) - 1
+        return [[m.id, "text", [min(int(old.replaced_at * 1000), latest), i, node], [old.text, [], []]]
+                for i, old in enumerate(m.old_texts)]
+
+    def _changes_of(self, m: Memory, now: float) -> list[tuple[float, str, str, object]]:
+        """What differs between the memory and its element, each with when it was made where
+        the vault knows it (a text or type change sets updated_at, a pin pinned_at); an
+        unpin when this exchange finds it."""
+        view = crdt.view(self._element(m.id))
+        changes = []
         if view is None or (view["text"], view["tags"], view["keywords"]) != (m.text, m.tags, m.keywords):
-            ops.append([m.id, "text", clock.tick(), [m.text, m.tags, m.keywords]])
+            changes.append((m.updated_at, m.id, "text", [m.text, m.tags, m.keywords]))
         if view is None or view["type"] != m.type:
-            ops.append([m.id, "type", clock.tick(), m.type])
+            changes.append((m.updated_at, m.id, "type", m.type))
         if view is None or view["pinned_at"] != m.pinned_at:
-            ops.append([m.id, "pin", clock.tick(), m.pinned_at])
+            changes.append((m.pinned_at if m.pinned_at is not None else now, m.id, "pin", m.pinned_at))
         if view is None or [view["site"], view["confidence"], view["created_at"]] != \
                 [m.site, m.confidence, m.created_at]:
-            ops.append([m.id, "meta", clock.tick(), [m.site, m.confidence, m.created_at]])
-        for op in ops:
-            crdt.apply(element, *op[1:])
+            changes.append((m.updated_at, m.id, "meta", [m.site, m.confidence, m.created_at]))
         self.touched.add(m.id)
-        return ops
+        return changes
 
     def apply(self, op: list) -> None:
         if crdt.apply(self._element(op[0]), *op[1:]):
