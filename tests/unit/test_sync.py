@@ -11,12 +11,15 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from support.host import files_under
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sync import exchange as exchange_module
 from whiteboard.memory.sync import folder as folder_module
+from whiteboard.memory.sync import passphrase
 from whiteboard.memory.sync.exchange import Sync, SyncOff
 from whiteboard.memory.sync.passphrase import KEY_FILE, WrongPassphrase
 from whiteboard.protocol.errors import BadRequest, Unavailable
@@ -320,3 +323,58 @@ def test_set_up_errors_and_disable(computers, folder, tmp_path):
     assert a.sync.disable() and a.sync.status() is None
     assert sorted(p.name for p in folder.iterdir()) == listing  # the folder is not touched
     assert a.texts() == ["Prefers tea"]
+
+
+computer_step = st.one_of(
+    st.tuples(st.just("add"), st.integers(0, 2), st.integers(0, 5)),
+    st.tuples(st.just("edit"), st.integers(0, 2), st.integers(0, 20), st.integers(0, 5)),
+    st.tuples(st.just("delete"), st.integers(0, 2), st.integers(0, 20)),
+    st.tuples(st.just("pin"), st.integers(0, 2), st.integers(0, 20)),
+    st.tuples(st.just("type"), st.integers(0, 2), st.integers(0, 20)),
+    st.tuples(st.just("exchange"), st.integers(0, 2)),
+)
+FACTS = ("Has two cats", "Has three cats", "Prefers tea", "Lives in Lyon", "Prefers coffee", "Runs on Sundays")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(computer_step, max_size=25))
+def test_three_computers_converge_after_random_changes_and_exchanges(tmp_path_factory, steps):
+    """The whole path (vault, change files, merge, what the vault shows) converges, with the
+    same fact added on several computers, edits racing deletes, and exchanges in any order."""
+    root = tmp_path_factory.mktemp("three")
+    folder = root / "Sync"
+    folder.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(passphrase, "SCRYPT", {"n": 2 ** 10, "r": 8, "p": 1})  # the file names them: join reads them
+        trio = [Computer(root, name) for name in ("a", "b", "c")]
+        trio[0].sync.enable(folder, PASSPHRASE, "a")
+        for computer in trio[1:]:
+            computer.sync.join(folder, PASSPHRASE, computer.name)
+    try:
+        for kind, r, *args in steps:
+            computer = trio[r]
+            memories = sorted(m.id for m in computer.service.list())
+            target = memories[args[0] % len(memories)] if memories and kind in ("edit", "delete", "pin", "type") \
+                else None
+            try:
+                if kind == "add":
+                    computer.add(FACTS[args[0]])
+                elif kind == "exchange":
+                    computer.now()
+                elif target is None:
+                    continue
+                elif kind == "edit":
+                    computer.service.update(target, FACTS[args[1]] + f" ({r})")
+                elif kind == "delete":
+                    computer.service.delete(target)
+                elif kind == "pin":
+                    computer.service.update(target, pinned=not computer.service.get(target).pinned)
+                else:
+                    computer.service.update(target, type="skill")
+            except BadRequest:  # an edit into a text another memory has: refused, as for the user
+                pass
+        settle(*trio)
+        assert trio[0].shown() == trio[1].shown() == trio[2].shown()
+    finally:
+        for computer in trio:
+            computer.service.close()

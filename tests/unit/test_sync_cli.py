@@ -1,0 +1,101 @@
+"""`whiteboard sync` as a user runs it: two computers (separate HOMEs) sharing a folder,
+each a process of its own, killed with SIGKILL in the middle of exchanges; the passphrase
+from a file, never from the command line."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from support.host import isolated_env
+
+PASSPHRASE = "correct horse battery"
+
+
+def whiteboard(env, *args, timeout=120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from whiteboard.cli import main; main()", *args], env=env,
+                          input="", capture_output=True, text=True, timeout=timeout)
+
+
+def started(env, *args) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", "from whiteboard.cli import main; main()", *args], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def import_memories(env, tmp_path, name: str, texts: list[str]) -> None:
+    doc = tmp_path / f"{name}.json"
+    doc.write_text(json.dumps({"format": "whiteboard.memories", "version": 1,
+                               "memories": [{"type": "context", "text": t} for t in texts]}))
+    done = whiteboard(env, "memories", "import", str(doc))
+    assert done.returncode == 0, done.stderr
+
+
+def listed(env) -> list[tuple]:
+    done = whiteboard(env, "memories", "list", "--json")
+    assert done.returncode == 0, done.stderr
+    return sorted((m["memory_id"], m["text"], m["type"], m["pinned"]) for m in json.loads(done.stdout))
+
+
+@pytest.fixture
+def setup(tmp_path):
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    secret = tmp_path / "passphrase.txt"
+    secret.write_text(PASSPHRASE + "\n")
+    return folder, secret, isolated_env(tmp_path / "laptop"), isolated_env(tmp_path / "desktop")
+
+
+def test_two_computers_converge_though_exchanges_are_killed_midway(setup, tmp_path):
+    folder, secret, laptop, desktop = setup
+    import_memories(laptop, tmp_path, "laptop", [f"Knows laptop fact {i}" for i in range(300)])
+    import_memories(desktop, tmp_path, "desktop", [f"Knows desktop fact {i}" for i in range(5)] + ["Has two cats"])
+    enabled = whiteboard(laptop, "sync", "enable", str(folder), "--passphrase-file", str(secret), "--name", "laptop")
+    assert enabled.returncode == 0, enabled.stderr
+    assert PASSPHRASE not in enabled.stdout + enabled.stderr
+    import_memories(laptop, tmp_path, "more", [f"Knows later fact {i}" for i in range(700)] + ["Has two cats"])
+    joining = started(desktop, "sync", "join", str(folder), "--passphrase-file", str(secret), "--name", "desktop")
+    for delay in (0.3, 0.8, 1.5, 2.5):  # killed at several points of an exchange, on both sides
+        exchange = started(laptop, "sync", "now")
+        time.sleep(delay)
+        exchange.send_signal(signal.SIGKILL)
+        exchange.wait()
+        if joining.poll() is None:
+            joining.send_signal(signal.SIGKILL)
+            joining.wait()
+    status = json.loads(whiteboard(desktop, "sync", "status", "--json").stdout or "null")
+    if status is None:  # killed before the join was kept: join again
+        joined = whiteboard(desktop, "sync", "join", str(folder), "--passphrase-file", str(secret), "--name",
+                            "desktop")
+        assert joined.returncode == 0, joined.stderr
+    for env in (laptop, desktop, laptop, desktop):
+        done = whiteboard(env, "sync", "now")
+        assert done.returncode == 0, done.stderr
+    on_laptop, on_desktop = listed(laptop), listed(desktop)
+    assert on_laptop == on_desktop
+    assert len(on_laptop) == 300 + 6 + 700  # the same fact on both computers is kept once
+    shown = whiteboard(laptop, "sync", "status")
+    assert "desktop: last change" in shown.stdout and "Skipped" not in shown.stdout, shown.stdout
+
+
+def test_the_passphrase_never_comes_from_the_command_line_and_a_wrong_one_changes_nothing(setup, tmp_path):
+    folder, secret, laptop, desktop = setup
+    refused = whiteboard(laptop, "sync", "enable", str(folder))  # no terminal, no file
+    assert refused.returncode == 1 and "no terminal" in refused.stderr
+    assert list(folder.iterdir()) == []
+    assert whiteboard(laptop, "sync", "enable", str(folder), "--passphrase", PASSPHRASE).returncode == 2
+    assert whiteboard(laptop, "sync", "enable", str(folder), "--passphrase-file", str(secret)).returncode == 0
+    import_memories(desktop, tmp_path, "desktop", ["Has two cats"])
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("not the passphrase\n")
+    before = listed(desktop)
+    denied = whiteboard(desktop, "sync", "join", str(folder), "--passphrase-file", str(wrong))
+    assert denied.returncode == 1 and "does not open" in denied.stderr and "nothing was changed" in denied.stderr
+    assert "not the passphrase" not in denied.stderr
+    assert listed(desktop) == before
+    assert whiteboard(desktop, "sync", "status").stdout.strip() == "Sync is off."
+    assert whiteboard(desktop, "sync", "now").returncode == 1
