@@ -79,6 +79,9 @@ def service_for(app) -> MemoryService:
                                                       model=model_from(getattr(app, "llm", None), app.stopping),
                                                       stop=app.stopping, learned=learned_loader(local_embedder))
             app._memory_service = service
+            from .sync.background import SyncPoller
+
+            SyncPoller(service, app.stopping).start()  # does nothing until sync is on in this vault
         return service
 
 

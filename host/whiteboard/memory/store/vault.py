@@ -161,6 +161,12 @@ class Vault(SuggestionRows, SyncRows):
         with self.lock:
             return self._conn.execute("PRAGMA data_version").fetchone()[0]
 
+    def changes(self) -> tuple[int, int]:
+        """Moves whenever anything is committed to the file: by another connection (SQLite's
+        data_version) or by this one (its total_changes)."""
+        with self.lock:
+            return self._conn.execute("PRAGMA data_version").fetchone()[0], self._conn.total_changes
+
     def count(self) -> int:
         with self.lock:
             return self._conn.execute("SELECT count(*) FROM memories").fetchone()[0]
