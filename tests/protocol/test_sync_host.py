@@ -4,11 +4,12 @@ host process on one "computer", the CLI on another, separate HOMEs, one folder."
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
 
-from support.host import HostProcess, ok, isolated_env
+from support.host import HostProcess, isolated_env, ok
 
 PASSPHRASE = "correct horse battery"
 
@@ -57,6 +58,6 @@ def test_a_running_host_takes_in_memories_from_another_computer_and_says_so(tmp_
 
 def _doc(tmp_path):
     path = tmp_path / "memories.json"
-    path.write_text('{"format": "whiteboard.memories", "version": 1, "memories": ['
-                    '{"type": "context", "text": "Has two cats"}, {"type": "preference", "text": "Prefers green tea"}]}')
+    path.write_text(json.dumps({"format": "whiteboard.memories", "version": 1, "memories": [
+        {"type": "context", "text": "Has two cats"}, {"type": "preference", "text": "Prefers green tea"}]}))
     return path

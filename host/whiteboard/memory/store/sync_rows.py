@@ -45,7 +45,7 @@ class SyncRows:
         """Forget sync on this computer (the folder is not touched)."""
         with self._write():
             for table in ("sync_elements", "sync_files", "sync_outbox", "sync_deletes"):
-                self._conn.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed names
+                self._conn.execute(f"DELETE FROM {table}")
             self._conn.execute("DELETE FROM vault_meta WHERE name = 'sync'")
 
     # ---- elements: each memory's merge state ----------------------------------------------
