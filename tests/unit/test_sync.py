@@ -325,6 +325,21 @@ def test_set_up_errors_and_disable(computers, folder, tmp_path):
     assert a.texts() == ["Prefers tea"]
 
 
+
+def test_a_wipe_turns_sync_off_here_and_erases_the_merge_states(computers, folder):
+    a, b = computers("a"), computers("b")
+    a.add("Prefers tea")
+    settle(a, b)
+    listing = sorted(p.name for p in folder.iterdir())
+    assert a.service.wipe() == 1
+    assert a.sync.status() is None
+    vault = a.service.vault()
+    assert vault.sync_revisions() == {} and vault.outbox() == []
+    assert sorted(p.name for p in folder.iterdir()) == listing
+    b.now()
+    assert b.texts() == ["Prefers tea"]  # the other computers keep theirs
+
+
 computer_step = st.one_of(
     st.tuples(st.just("add"), st.integers(0, 2), st.integers(0, 5)),
     st.tuples(st.just("edit"), st.integers(0, 2), st.integers(0, 20), st.integers(0, 5)),

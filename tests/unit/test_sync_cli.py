@@ -5,6 +5,9 @@ from a file, never from the command line."""
 from __future__ import annotations
 
 import json
+import os
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -99,3 +102,37 @@ def test_the_passphrase_never_comes_from_the_command_line_and_a_wrong_one_change
     assert listed(desktop) == before
     assert whiteboard(desktop, "sync", "status").stdout.strip() == "Sync is off."
     assert whiteboard(desktop, "sync", "now").returncode == 1
+
+
+def _on_a_terminal(env, args: list[str], answers: list[str], timeout: float = 120) -> tuple[int, str]:
+    """Run the CLI with a pseudo-terminal as its controlling terminal; answer each prompt."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: its stdin, stdout and /dev/tty are the terminal
+        os.execve(sys.executable, [sys.executable, "-c", "from whiteboard.cli import main; main()", *args], env)
+    seen, deadline = b"", time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if answers and seen.rstrip().endswith(b":"):
+                os.write(fd, answers.pop(0).encode() + b"\n")
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    return os.waitstatus_to_exitcode(status), seen.decode(errors="replace")
+
+
+def test_the_passphrase_is_asked_on_a_terminal_without_echo(setup):
+    folder, _, laptop, _ = setup
+    code, screen = _on_a_terminal(laptop, ["sync", "enable", str(folder), "--name", "laptop"], [PASSPHRASE, PASSPHRASE])
+    assert code == 0, screen
+    assert "Sync passphrase" in screen and "Sync is on" in screen
+    assert PASSPHRASE not in screen  # not echoed
+    assert (folder / "whiteboard-sync.key").exists()

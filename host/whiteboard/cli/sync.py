@@ -53,36 +53,29 @@ def sync_group() -> None:
     Drive, OneDrive or Nextcloud carries; only ciphertext goes there (docs/sync.md)."""
 
 
-_PASSPHRASE = click.option("--passphrase-file", type=click.Path(dir_okay=False),
-                           help="Read the passphrase from the first line of this file (else it is asked).")
-_NAME = click.option("--name", help="This computer's name, as the others show it (default: the host name).")
+def _set_up(command: str, summary: str):
+    """`enable` (the first computer: asks the passphrase twice) and `join` (the others)."""
+
+    @sync_group.command(command, help=summary)
+    @click.argument("folder", type=click.Path(file_okay=False))
+    @click.option("--passphrase-file", type=click.Path(dir_okay=False),
+                  help="Read the passphrase from the first line of this file (else it is asked).")
+    @click.option("--name", help="This computer's name, as the others show it (default: the host name).")
+    def set_up(folder: str, passphrase_file: str | None, name: str | None) -> None:
+        secret = _passphrase(passphrase_file, confirm=command == "enable")
+        with vault_service() as service:
+            getattr(hub.sync_for(service), command)(Path(folder), secret, name)
+            click.echo(f"Sync is on with {folder}. On your other computers: whiteboard sync join FOLDER (with the "
+                       "same passphrase; without it the folder cannot be read, not even by us)."
+                       if command == "enable" else f"Joined {folder}.")
+            _exchange(service)
+
+    return set_up
 
 
-@sync_group.command("enable")
-@click.argument("folder", type=click.Path(file_okay=False))
-@_PASSPHRASE
-@_NAME
-def enable_cmd(folder: str, passphrase_file: str | None, name: str | None) -> None:
-    """Make FOLDER the sync folder (the first computer): a new sync key, locked by a passphrase."""
-    secret = _passphrase(passphrase_file, confirm=True)
-    with vault_service() as service:
-        hub.sync_for(service).enable(Path(folder), secret, name)
-        click.echo(f"Sync is on with {folder}. On your other computers: whiteboard sync join FOLDER "
-                   "(with the same passphrase; without it the folder cannot be read, not even by us).")
-        _exchange(service)
-
-
-@sync_group.command("join")
-@click.argument("folder", type=click.Path(file_okay=False))
-@_PASSPHRASE
-@_NAME
-def join_cmd(folder: str, passphrase_file: str | None, name: str | None) -> None:
-    """Join the sync folder another computer enabled; both computers' memories merge."""
-    secret = _passphrase(passphrase_file, confirm=False)
-    with vault_service() as service:
-        hub.sync_for(service).join(Path(folder), secret, name)
-        click.echo(f"Joined {folder}.")
-        _exchange(service)
+enable_cmd = _set_up("enable", "Make FOLDER the sync folder (the first computer): a new sync key, locked by a "
+                               "passphrase.")
+join_cmd = _set_up("join", "Join the sync folder another computer enabled; both computers' memories merge.")
 
 
 @sync_group.command("now")
