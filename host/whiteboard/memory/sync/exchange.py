@@ -203,9 +203,10 @@ class Sync:
         at = vault.sync_progress().get(name, (0, 0))
         try:
             if at[0] > max(ROTATE_BYTES, 2 * config["base"]):
-                raise FileLost(name)
-            at = append(folder, name, at, self._seal(key, config, name, at[1], ops, False))
-        except FileLost:
+                name, at = self._snapshot(folder, key, config)  # it holds the outbox's ops too
+            else:
+                at = append(folder, name, at, self._seal(key, config, name, at[1], ops, False))
+        except FileLost:  # deleted or replaced in the folder: a snapshot brings everything back
             name, at = self._snapshot(folder, key, config)
         except Unavailable as exc:
             raise self._note_problem(exc) from None
