@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.host import files_under
-from whiteboard.memory.model import Memory, new_memory_id
+from whiteboard.memory import hub
+from whiteboard.memory.model import Memory, Suggestion, new_memory_id, new_suggestion_id
 from whiteboard.memory.service import MemoryService
 from whiteboard.memory.sync import exchange as exchange_module
 from whiteboard.memory.sync import folder as folder_module
@@ -341,6 +342,40 @@ def test_a_wipe_turns_sync_off_here_and_erases_the_merge_states(computers, folde
     assert sorted(p.name for p in folder.iterdir()) == listing
     b.now()
     assert b.texts() == ["Prefers tea"]  # the other computers keep theirs
+
+
+
+def _suggest(computer: Computer, text: str) -> str:
+    suggestion = Suggestion(id=new_suggestion_id(), type="context", text=text, confidence=0.6, created_at=time.time())
+    assert computer.service.suggest([suggestion])
+    return suggestion.id
+
+
+def test_a_discarded_suggestion_is_discarded_everywhere_and_an_accepted_one_becomes_the_memory(computers, folder,
+                                                                                              monkeypatch):
+    a, b = computers("a"), computers("b")
+    for computer in (a, b):  # both extracted the same two facts with too little confidence
+        _suggest(computer, "Has a dog")
+        _suggest(computer, "Plays the cello")
+    waiting = {s.text: s.id for s in a.service.suggestions()[0]}
+    a.service.drop_suggestion(waiting["Has a dog"], discarded=True)
+    hub.accept(a.service, waiting["Plays the cello"])
+    settle(a, b)
+    assert b.service.suggestions()[0] == []  # one discarded there too, the other is a memory now
+    assert b.texts() == a.texts() == ["Plays the cello"]
+    assert b.service.suggest([Suggestion(id=new_suggestion_id(), type="context", text="has a dog.", confidence=0.6,
+                                         created_at=time.time())]) == []  # never suggested again
+    for path in files_under(folder):
+        assert b"dog" not in path.read_bytes()
+    monkeypatch.setattr(exchange_module, "ROTATE_BYTES", 0)
+    a.add("Lives in Lyon", "context")
+    a.now()  # a compacts: its first file, with the discard, is gone; its snapshot holds it
+    assert not any(p.name.endswith("-000001.wbsync") and p.name.startswith(a.sync.status()["device"])
+                   for p in folder.iterdir())
+    late = computers("late")  # a computer that joins after the compaction learns the discards too
+    late.now()
+    assert late.service.suggest([Suggestion(id=new_suggestion_id(), type="context", text="Has a dog",
+                                            confidence=0.6, created_at=time.time())]) == []
 
 
 computer_step = st.one_of(

@@ -71,7 +71,8 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     # whiteboard:sync:element:<id>), the vault rev it was last reconciled at (NULL: not shown
     # in this vault) and a keyed hash of its text (NULL when deleted); how far each change
     # file in the folder was read; changes made here not yet written to the folder; when a
-    # synced memory was deleted here (a delete is stamped with its time, not the exchange's).
+    # synced memory was deleted here (a delete is stamped with its time, not the exchange's);
+    # the keyed hashes (sync key) of suggestions discarded on any computer, never suggested again.
     ("008_sync", (
         """CREATE TABLE sync_elements (
             id TEXT PRIMARY KEY,
@@ -83,6 +84,7 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
         "CREATE TABLE sync_files (name TEXT PRIMARY KEY, offset INTEGER NOT NULL, records INTEGER NOT NULL)",
         "CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, ops BLOB NOT NULL)",
         "CREATE TABLE sync_deletes (id TEXT PRIMARY KEY, deleted_at REAL NOT NULL)",
+        "CREATE TABLE sync_discarded (text_key BLOB PRIMARY KEY, sent INTEGER NOT NULL)",
     )),
 ]
 

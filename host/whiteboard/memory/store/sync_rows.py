@@ -6,15 +6,26 @@ is AES-GCM ciphertext under the vault key; plain are ids, revs, the keyed text h
 
 from __future__ import annotations
 
+import base64
 import json
-from typing import Iterable
+import time
+from typing import Callable, Iterable
 
 from cryptography.exceptions import InvalidTag
 
 from ... import crypto
+from ... import text as T
 from ..model import Memory
 
 CONFIG_AAD = b"whiteboard:sync:config"
+SYNC_TEXT_KEY_PURPOSE = b"whiteboard:sync:text_key"
+
+
+def sync_text_keyer(sync_key: bytes) -> Callable[[str], bytes]:
+    """The same fact's hash on every computer: HMAC of the normalised text under a key derived
+    from the sync key (each vault's own text_key uses its own vault key, so they differ)."""
+    key = crypto.derive_key(sync_key, SYNC_TEXT_KEY_PURPOSE)
+    return lambda text: crypto.keyed_hash(key, T.normalized(text).encode())
 
 
 def _element_aad(element_id: str) -> bytes:
@@ -44,7 +55,7 @@ class SyncRows:
     def clear_sync(self) -> None:
         """Forget sync on this computer (the folder is not touched)."""
         with self._write():
-            for table in ("sync_elements", "sync_files", "sync_outbox", "sync_deletes"):
+            for table in ("sync_elements", "sync_files", "sync_outbox", "sync_deletes", "sync_discarded"):
                 self._conn.execute(f"DELETE FROM {table}")
             self._conn.execute("DELETE FROM vault_meta WHERE name = 'sync'")
 
@@ -97,6 +108,52 @@ class SyncRows:
             self._conn.execute("DELETE FROM sync_deletes")
         return found
 
+    # ---- discarded suggestions: never suggested again on any computer ---------------------
+
+    def _sync_keyer(self) -> Callable[[str], bytes] | None:
+        config = self.sync_config()
+        return None if config is None else sync_text_keyer(base64.b64decode(config["key"]))
+
+    def discarded_filter(self) -> Callable[[str], bool]:
+        """Whether a text was discarded as a suggestion on another computer (False while sync is off)."""
+        keyer = self._sync_keyer()
+        if keyer is None:
+            return lambda text: False
+        with self.lock:
+            discarded = {r[0] for r in self._conn.execute("SELECT text_key FROM sync_discarded")}
+        return lambda text: keyer(text) in discarded
+
+    def note_discard(self, text: str) -> None:
+        """A suggestion is discarded here (in the caller's transaction): to be sent, when sync is on."""
+        keyer = self._sync_keyer()
+        if keyer is not None:
+            self._conn.execute("INSERT OR IGNORE INTO sync_discarded (text_key, sent) VALUES (?, 0)", (keyer(text),))
+
+    def unsent_discards(self) -> list[bytes]:
+        """Discards made here since the last exchange, marked sent (in the caller's transaction)."""
+        with self._write():
+            found = [r[0] for r in self._conn.execute("SELECT text_key FROM sync_discarded WHERE sent = 0")]
+            self._conn.execute("UPDATE sync_discarded SET sent = 1 WHERE sent = 0")
+        return found
+
+    def all_discards(self) -> list[bytes]:
+        with self.lock:
+            return [r[0] for r in self._conn.execute("SELECT text_key FROM sync_discarded")]
+
+    def discard_elsewhere(self, text_keys: list[bytes]) -> int:
+        """Discards from other computers: kept, and the waiting suggestions they name are
+        discarded here too (text gone, local key kept). How many waiting ones went."""
+        keyer = self._sync_keyer()
+        with self._write():
+            self._conn.executemany("INSERT OR IGNORE INTO sync_discarded (text_key, sent) VALUES (?, 1)",
+                                   [(k,) for k in text_keys])
+            waiting, _ = self.load_suggestions()
+            named = set(text_keys)
+            gone = [s.id for s in waiting if keyer(s.text) in named]
+            self._conn.executemany("UPDATE suggestions SET content = NULL, discarded_at = ? WHERE id = ?",
+                                   [(time.time(), i) for i in gone])
+        return len(gone)
+
     # ---- the folder's files: how far each was read ----------------------------------------
 
     def sync_progress(self) -> dict[str, tuple[int, int]]:
@@ -141,7 +198,11 @@ class SyncRows:
             ids = [*removed, *(m.id for m in memories)]
             self._conn.executemany("DELETE FROM memory_vectors WHERE memory_id = ?", [(i,) for i in ids])
             self._conn.executemany("DELETE FROM memories WHERE id = ?", [(i,) for i in ids])
-            return self.insert(memories)
+            stored = self.insert(memories)
+            # A suggestion another computer accepted is a memory now: it waits here no more.
+            self._conn.execute("DELETE FROM suggestions WHERE discarded_at IS NULL AND text_key IN "
+                               "(SELECT text_key FROM memories WHERE text_key IS NOT NULL)")
+            return stored
 
     def _open(self, blob: bytes, aad: bytes) -> bytes:
         return self._aead.decrypt(blob[:crypto.NONCE_BYTES], blob[crypto.NONCE_BYTES:], aad)

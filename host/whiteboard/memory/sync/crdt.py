@@ -146,6 +146,8 @@ def op_problem(op: Any, max_text: int) -> str:
               and _number(value[1]) and 0 <= value[1] <= 1 and _number(value[2]))
     elif field == "del":
         ok = value is None
+    elif field == "discard":  # not an element: op[0] is the discarded suggestion's text hash
+        ok = value is None and len(op[0]) == 64 and all(c in "0123456789abcdef" for c in op[0])
     else:
         return f"an operation on a field this version does not know ({field!r:.40})"
     return "" if ok else f"a {field} operation with a value this version cannot store"

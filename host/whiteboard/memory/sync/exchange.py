@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ... import crypto
-from ... import text as T
 from ...protocol.errors import BadRequest, Unavailable
 from ..model import Memory, OldText
+from ..store.sync_rows import sync_text_keyer
 from . import crdt, passphrase
 from .folder import OPS_PER_RECORD, FileLost, Skipped, append, file_name, read_changes, seal, write_whole
 
@@ -40,7 +39,6 @@ if TYPE_CHECKING:
     from ..store.vault import Vault
 
 log = logging.getLogger("whiteboard.memory")
-TEXT_KEY_PURPOSE = b"whiteboard:sync:text_key"
 ROTATE_BYTES = 4 << 20  # a change file this much past its snapshot is replaced by a new snapshot
 SKIPPED_KEPT = 20
 NAME_CHARS = 64
@@ -223,6 +221,7 @@ class Sync:
             ops = [op for chunk in range(0, len(ids), 1000)
                    for element_id, element in vault.sync_elements(ids[chunk:chunk + 1000]).items()
                    for op in crdt.ops_of(element_id, element)]
+            ops += [[k.hex(), "discard", [0, 0, config["device"]], None] for k in vault.all_discards()]
         generation = config["generation"] + 1
         name = file_name(config["device"], generation)
         try:
@@ -269,8 +268,8 @@ class _Merge:
 
     def __init__(self, vault: Vault, key: bytes):
         self.vault = vault
-        text_key = crypto.derive_key(key, TEXT_KEY_PURPOSE)
-        self.text_key_of = lambda text: crypto.keyed_hash(text_key, T.normalized(text).encode())
+        self.text_key_of = sync_text_keyer(key)
+        self.discarded: list[bytes] = []  # suggestions' text hashes other computers discarded
         self.elements: dict[str, dict] = {}
         self.touched: set[str] = set()
         self.remote: set[str] = set()
@@ -321,7 +320,7 @@ class _Merge:
         for op in ops:
             crdt.apply(self._element(op[0]), *op[1:])
             self.touched.add(op[0])
-        return ops
+        return ops + [[k.hex(), "discard", clock.tick(), None] for k in self.vault.unsent_discards()]
 
     def _history_of(self, m: Memory, node: str) -> list[list]:
         """A memory seen for the first time brings its old texts, stamped when each was
@@ -352,13 +351,17 @@ class _Merge:
         return changes
 
     def apply(self, op: list) -> None:
-        if crdt.apply(self._element(op[0]), *op[1:]):
+        if op[1] == "discard":
+            self.discarded.append(bytes.fromhex(op[0]))
+        elif crdt.apply(self._element(op[0]), *op[1:]):
             self.touched.add(op[0])
             self.remote.add(op[0])
 
     def settle(self) -> int:
         """Store the touched elements and write to the vault what they now show; how many
         memories changed here because of other computers' ops."""
+        if self.discarded:
+            self.vault.discard_elsewhere(self.discarded)
         if not self.touched:
             return 0
         revisions = self.vault.revisions()
