@@ -41,8 +41,8 @@ def _when(at: float | None) -> str:
 
 def _exchange(service) -> None:
     outcome = hub.sync_for(service).exchange()
-    click.echo(f"Sent {outcome.sent} changes, received {outcome.received}; {outcome.arrived} memories changed here "
-               "by other computers.")
+    click.echo(f"Sent {outcome.sent} changes, received {outcome.received}; {outcome.arrived} memories arrived or "
+               "changed from other computers.")
     for s in outcome.skipped:
         click.echo(f"Skipped {s.file}: {s.problem}", err=True)
 

@@ -50,7 +50,7 @@ _NAME_OK = re.compile(r"[^\x00-\x1f\x7f]{1,64}")
 class Outcome:
     sent: int = 0  # ops this computer wrote to its change file
     received: int = 0  # ops read from other computers' files
-    arrived: int = 0  # memories added, changed or removed here by other computers' changes
+    arrived: int = 0  # memories added or changed here by other computers' changes
     skipped: list[Skipped] = field(default_factory=list)
 
 
@@ -359,7 +359,7 @@ class _Merge:
 
     def settle(self) -> int:
         """Store the touched elements and write to the vault what they now show; how many
-        memories changed here because of other computers' ops."""
+        memories arrived or changed here because of other computers' ops (removals not counted)."""
         if self.discarded:
             self.vault.discard_elsewhere(self.discarded)
         if not self.touched:
@@ -399,7 +399,7 @@ class _Merge:
             if m.id not in kept:
                 kept[m.id] = None
         self.vault.set_sync_revs(kept)
-        return len([i for i in removed + [m.id for m in written] if i in self.remote])
+        return len([m for m in written if m.id in self.remote])
 
 
 def _same(m: Memory, view: dict) -> bool:
