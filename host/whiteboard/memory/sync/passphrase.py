@@ -98,7 +98,8 @@ def unwrap(folder: Path, passphrase: str) -> bytes:
                 and n & (n - 1) == 0 and 1 < n and 128 * r * n <= MAX_SCRYPT_BYTES and p <= 16):
             raise ValueError
     except (ValueError, KeyError, TypeError):
-        raise BadRequest(f"{path} is not a Whiteboard sync key file (damaged or tampered with)") from None
+        raise BadRequest(f"{path} is not a Whiteboard sync key file (not fully copied yet, damaged or tampered "
+                         "with)") from None
     try:
         return crypto.decrypt(_kek(passphrase, salt, n, r, p), wrapped, WRAP_AAD)
     except crypto.DecryptError:
