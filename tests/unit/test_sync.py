@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import time
 from pathlib import Path
@@ -431,3 +432,23 @@ def test_three_computers_converge_after_random_changes_and_exchanges(tmp_path_fa
     finally:
         for computer in trio:
             computer.service.close()
+
+
+def test_a_half_copied_or_hostile_key_file_is_refused_and_changes_nothing(computers, folder):
+    computers("a")
+    key_file = folder / KEY_FILE
+    whole = key_file.read_text()
+    b = computers("b", join=False)
+    key_file.write_text(whole[:len(whole) // 2])
+    with pytest.raises(BadRequest, match="not fully copied yet"):
+        b.sync.join(folder, PASSPHRASE)
+    document = json.loads(whole)
+    document["kdf"]["n"] = 2 ** 30  # 128 GiB of scrypt: refused before any is allocated
+    key_file.write_text(json.dumps(document))
+    with pytest.raises(BadRequest, match="not a Whiteboard sync key file"):
+        b.sync.join(folder, PASSPHRASE)
+    document["kdf"]["n"], document["version"] = 2 ** 12, 2
+    key_file.write_text(json.dumps(document))
+    with pytest.raises(BadRequest, match="newer Whiteboard"):
+        b.sync.join(folder, PASSPHRASE)
+    assert b.sync.status() is None
