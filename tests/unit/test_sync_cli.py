@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import select
 import signal
 import subprocess
@@ -15,8 +14,10 @@ import time
 
 import pytest
 
-from support.host import isolated_env
+from support.host import isolated_env, vault_path
 
+fcntl = pytest.importorskip("fcntl", reason="POSIX: flock, a pseudo-terminal, SIGKILL")
+pty = pytest.importorskip("pty")
 PASSPHRASE = "correct horse battery"
 
 
@@ -62,14 +63,17 @@ def test_two_computers_converge_though_exchanges_are_killed_midway(setup, tmp_pa
     assert PASSPHRASE not in enabled.stdout + enabled.stderr
     import_memories(laptop, tmp_path, "more", [f"Knows later fact {i}" for i in range(700)] + ["Has two cats"])
     joining = started(desktop, "sync", "join", str(folder), "--passphrase-file", str(secret), "--name", "desktop")
-    for delay in (0.3, 0.8, 1.5, 2.5):  # killed at several points of an exchange, on both sides
+    killed_midway = 0
+    for delay in (0.0, 0.05, 0.2, 0.5):  # killed at several points of an exchange, on both sides
         exchange = started(laptop, "sync", "now")
+        killed_midway += _exchanging(tmp_path / "laptop", exchange)
         time.sleep(delay)
         exchange.send_signal(signal.SIGKILL)
         exchange.wait()
         if joining.poll() is None:
             joining.send_signal(signal.SIGKILL)
             joining.wait()
+    assert killed_midway  # at least one kill came while an exchange held its lock
     status = json.loads(whiteboard(desktop, "sync", "status", "--json").stdout or "null")
     if status is None:  # killed before the join was kept: join again
         joined = whiteboard(desktop, "sync", "join", str(folder), "--passphrase-file", str(secret), "--name",
@@ -83,6 +87,24 @@ def test_two_computers_converge_though_exchanges_are_killed_midway(setup, tmp_pa
     assert len(on_laptop) == 300 + 6 + 700  # the same fact on both computers is kept once
     shown = whiteboard(laptop, "sync", "status")
     assert "desktop: last change" in shown.stdout and "Skipped" not in shown.stdout, shown.stdout
+
+
+def _exchanging(root, process: subprocess.Popen, timeout: float = 60) -> bool:
+    """Wait until the process holds the exchange's lock file (it is exchanging); False if it ended first."""
+    lock = vault_path(root).with_name("sync.lock")
+    deadline = time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < deadline:
+        if lock.exists():
+            fd = os.open(lock, os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            except BlockingIOError:
+                return True
+            finally:
+                os.close(fd)
+        time.sleep(0.01)
+    return False
 
 
 def test_the_passphrase_never_comes_from_the_command_line_and_a_wrong_one_changes_nothing(setup, tmp_path):
