@@ -131,11 +131,14 @@ def _on_a_terminal(env, args: list[str], answers: list[str], timeout: float = 12
     pid, fd = pty.fork()
     if pid == 0:  # the child: its stdin, stdout and /dev/tty are the terminal
         os.execve(sys.executable, [sys.executable, "-c", "from whiteboard.cli import main; main()", *args], env)
-    seen, deadline = b"", time.monotonic() + timeout
+    seen, deadline, answered = b"", time.monotonic() + timeout, 0
     try:
         while time.monotonic() < deadline:
-            if answers and seen.rstrip().endswith(b":"):
+            # Answer a prompt once getpass shows it (click writes "Sync passphrase:", getpass turns
+            # echo off, flushes what was typed ahead and writes " "), and only once.
+            if answers and len(seen) > answered and seen.endswith(b": "):
                 os.write(fd, answers.pop(0).encode() + b"\n")
+                answered = len(seen)
             ready, _, _ = select.select([fd], [], [], 0.5)
             if ready:
                 try:
@@ -146,6 +149,8 @@ def _on_a_terminal(env, args: list[str], answers: list[str], timeout: float = 12
                     break
                 seen += chunk
     finally:
+        if time.monotonic() >= deadline:
+            os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         os.close(fd)
     return os.waitstatus_to_exitcode(status), seen.decode(errors="replace")
