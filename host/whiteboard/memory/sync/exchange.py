@@ -270,6 +270,7 @@ class _Merge:
         self.vault = vault
         self.text_key_of = sync_text_keyer(key)
         self.discarded: list[bytes] = []  # suggestions' text hashes other computers discarded
+        self.loaded: dict[str, Memory] = {}  # the memories local_changes read from the vault
         self.elements: dict[str, dict] = {}
         self.touched: set[str] = set()
         self.remote: set[str] = set()
@@ -306,6 +307,7 @@ class _Merge:
             chunk = changed[start:start + 1000]
             self._load(chunk)
             memories, _ = self.vault.load(chunk)  # a row that does not open stays out of sync
+            self.loaded.update((m.id, m) for m in memories)
             for m in memories:
                 history += self._history_of(m, clock.node)
                 found += self._changes_of(m, now)
@@ -378,7 +380,9 @@ class _Merge:
                 shown[i] = i == group[0]
         for i in self.touched:
             shown.setdefault(i, False)
-        current = {m.id: m for m in self.vault.load([i for i in shown if i in revisions])[0]}
+        # The rows local_changes read are as they were (this transaction wrote none since).
+        current = {i: self.loaded[i] for i in shown if i in self.loaded}
+        current.update((m.id, m) for m in self.vault.load([i for i in shown if i in revisions and i not in current])[0])
         removed, written, kept = [], [], {}
         for i, show in shown.items():
             element = self._element(i)
