@@ -15,6 +15,7 @@ import time
 import pytest
 
 from support.host import isolated_env, vault_path
+from whiteboard.memory.store.sync_rows import LOCK_FILE
 
 fcntl = pytest.importorskip("fcntl", reason="POSIX: flock, a pseudo-terminal, SIGKILL")
 pty = pytest.importorskip("pty")
@@ -91,7 +92,7 @@ def test_two_computers_converge_though_exchanges_are_killed_midway(setup, tmp_pa
 
 def _exchanging(root, process: subprocess.Popen, timeout: float = 60) -> bool:
     """Wait until the process holds the exchange's lock file (it is exchanging); False if it ended first."""
-    lock = vault_path(root).with_name("sync.lock")
+    lock = vault_path(root).with_name(LOCK_FILE)
     deadline = time.monotonic() + timeout
     while process.poll() is None and time.monotonic() < deadline:
         if lock.exists():

@@ -151,14 +151,16 @@ def accept(service: MemoryService, suggestion_id: str, text: str | None = None,
 
 def memory_files() -> tuple[list[Path], Path]:
     """Long-term memory's own files on disk, whether they exist or not: the vault with
-    SQLite's side files, and the memory settings file. (The key is settings_store.py's: the
+    SQLite's side files and sync's lock file, and the memory settings file. (The key is settings_store.py's: the
     model settings are encrypted with it too.)"""
     from ..settings_store import default_paths
     from .store.settings import MemorySettingsStore
+    from .store.sync_rows import LOCK_FILE
     from .store.vault import SQLITE_SIDE_FILES
 
     vault = default_paths()[0]
-    return [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES)], MemorySettingsStore().path
+    return [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES), vault.with_name(LOCK_FILE)], \
+        MemorySettingsStore().path
 
 
 def sync_for(service: MemoryService):

@@ -19,6 +19,7 @@ from ..model import Memory
 
 CONFIG_AAD = b"whiteboard:sync:config"
 SYNC_TEXT_KEY_PURPOSE = b"whiteboard:sync:text_key"
+LOCK_FILE = "sync.lock"  # beside the vault: one exchange at a time on this computer (empty)
 
 
 def sync_text_keyer(sync_key: bytes) -> Callable[[str], bytes]:

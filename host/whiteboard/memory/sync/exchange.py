@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ...protocol.errors import BadRequest, Unavailable
 from ..model import Memory, OldText
-from ..store.sync_rows import sync_text_keyer
+from ..store.sync_rows import LOCK_FILE, sync_text_keyer
 from . import crdt, passphrase
 from .folder import OPS_PER_RECORD, FileLost, Skipped, append, file_name, read_changes, seal, write_whole
 
@@ -248,7 +248,7 @@ class Sync:
     @contextmanager
     def _locked(self):
         """One exchange at a time on this computer (the CLI and the hosts of two browsers)."""
-        path = self.service.vault_path.with_name("sync.lock")
+        path = self.service.vault_path.with_name(LOCK_FILE)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
