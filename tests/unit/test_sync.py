@@ -8,6 +8,7 @@ import errno
 import hashlib
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -452,3 +453,42 @@ def test_a_half_copied_or_hostile_key_file_is_refused_and_changes_nothing(comput
     with pytest.raises(BadRequest, match="newer Whiteboard"):
         b.sync.join(folder, PASSPHRASE)
     assert b.sync.status() is None
+
+
+@pytest.fixture
+def small_disk(folder):
+    """The folder on a real 256 KiB file system (tmpfs; needs root, as CI and this machine have)."""
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", str(folder)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here ({mounted.stderr.strip()})")
+    yield folder
+    subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def test_a_really_full_disk_keeps_the_change_file_whole(small_disk, computers):
+    a, b = computers("a"), computers("b")
+    a.add("Prefers tea")
+    a.now()
+    own = next(p for p in small_disk.iterdir() if p.suffix == ".wbsync")
+    size = own.stat().st_size
+    filler = small_disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)  # what else the sync engine keeps there fills the disk
+    try:
+        while os.write(fd, b"\0" * 512):
+            pass
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    finally:
+        os.close(fd)
+    for i in range(40):
+        a.add(f"Knows fact number {i} about the long garden path", "context")
+    with pytest.raises(Unavailable, match="disk is full"):
+        a.now()
+    assert own.stat().st_size == size
+    b.now()
+    assert b.texts() == ["Prefers tea"]
+    filler.unlink()
+    a.now()
+    b.now()
+    assert len(b.texts()) == 41 and b.sync.status()["skipped"] == []
