@@ -24,7 +24,7 @@ import secrets
 import socket
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -416,8 +416,10 @@ def _same(m: Memory, view: dict) -> bool:
 
 
 def _memory(memory_id: str, view: dict, now: Memory | None) -> Memory:
-    return Memory(id=memory_id, type=view["type"], text=view["text"], created_at=view["created_at"],
+    """The memory the merge decided. A row this vault has keeps what does not travel (its
+    usage, and any field a later release adds that sync does not carry)."""
+    fields = dict(type=view["type"], text=view["text"], created_at=view["created_at"],
                   updated_at=max(view["updated_at"], view["created_at"]), tags=view["tags"],
                   keywords=view["keywords"], confidence=view["confidence"], site=view["site"],
-                  usage_count=now.usage_count if now else 0, last_used_at=now.last_used_at if now else None,
                   old_texts=[OldText(t, at) for t, at in view["old_texts"]], pinned_at=view["pinned_at"])
+    return replace(now, **fields) if now is not None else Memory(id=memory_id, **fields)
