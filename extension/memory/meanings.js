@@ -41,6 +41,15 @@ export function suggestionsText(count) {
     `${number.format(count)} suggested memories wait for your Accept or Discard on the memory page.`;
 }
 
+// memory.status's synced: when memories last arrived from the user's other computers.
+export function syncedText(synced, now = Date.now()) {
+  if (!synced || !synced.arrived || now - synced.at * 1000 > 24 * 3600 * 1000) return "";
+  const from = synced.computers.length ? ` from ${synced.computers.join(", ")}` : " from another computer";
+  const when = new Date(synced.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return synced.arrived === 1 ? `1 memory arrived${from} at ${when}.` :
+    `${number.format(synced.arrived)} memories arrived${from} at ${when}.`;
+}
+
 // Shows the line in `node` and keeps it current while indexing; returns a stop function.
 // `suggestionsNode` (the popup's) also gets how many extracted facts wait for the user.
 export function watchMeanings(node, suggestionsNode = null) {
@@ -55,7 +64,9 @@ export function watchMeanings(node, suggestionsNode = null) {
       if (suggestionsNode) suggestionsNode.textContent = "";
       return;
     }
-    if (suggestionsNode) suggestionsNode.textContent = suggestionsText(reply.suggestions);
+    if (suggestionsNode) {
+      suggestionsNode.textContent = [suggestionsText(reply.suggestions), syncedText(reply.synced)].filter(Boolean).join(" ");
+    }
     const damaged = reply.damaged_vectors.map((d) => d.memory_id);
     const setAside = setAsideText(reply.meanings.set_aside, reply.set_aside);
     node.textContent = meaningsText(reply.meanings) + (damaged.length ?

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { EXTENSION } from "./load.mjs";
 
 globalThis.document = { getElementById: () => null }; // no #meanings line: nothing attaches on load
-const { meaningsText, setAsideText } = await import(pathToFileURL(join(EXTENSION, "memory/meanings.js")).href);
+const { meaningsText, setAsideText, syncedText } = await import(pathToFileURL(join(EXTENSION, "memory/meanings.js")).href);
 
 const progress = (state, indexed, total, reason = null) => ({ state, indexed, total, model: "m", reason });
 
@@ -41,4 +41,14 @@ test("memories the model refused are counted and named by id, with why; none say
     /^1,234 memories could not be indexed, m_refused1, m_refused2 and 1,232 more: the model refused them \(/);
   assert.equal(setAsideText(0, []), "");
   assert.equal(setAsideText(undefined), ""); // a host from before set_aside
+});
+
+test("sync: memories that arrived from other computers in the last day, by the computers' names", () => {
+  const at = Date.UTC(2026, 10, 27, 9, 30) / 1000;
+  const now = at * 1000 + 60_000;
+  assert.match(syncedText({ arrived: 1200, at, computers: ["desktop", "work laptop"] }, now),
+    /^1,200 memories arrived from desktop, work laptop at .+\.$/);
+  assert.match(syncedText({ arrived: 1, at, computers: [] }, now), /^1 memory arrived from another computer at /);
+  assert.equal(syncedText(null, now), "");
+  assert.equal(syncedText({ arrived: 3, at, computers: ["desktop"] }, now + 25 * 3600 * 1000), "");
 });

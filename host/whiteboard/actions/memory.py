@@ -189,7 +189,17 @@ def memory_status(req: msg.MemoryStatus, ctx) -> msg.MemoryStatusReply:
         memories=len(service.index), suggestions=service.suggestion_count(),
         meanings=msg.MeaningsOut(**meanings(service)), damaged=damaged(service),
         damaged_vectors=[msg.DamagedOut(memory_id=d.memory_id, problem=d.problem) for d in bad],
-        set_aside=[msg.SetAsideOut(memory_id=s.memory_id, problem=s.problem) for s in aside])
+        set_aside=[msg.SetAsideOut(memory_id=s.memory_id, problem=s.problem) for s in aside],
+        synced=synced(service))
+
+
+def synced(service) -> msg.SyncedOut | None:
+    from ..memory.hub import sync_for
+
+    status = sync_for(service).status()
+    if not status or not status.get("arrived_at"):
+        return None
+    return msg.SyncedOut(arrived=status["arrived"], at=status["arrived_at"], computers=status.get("arrived_from", []))
 
 
 def meanings(service) -> dict:

@@ -79,6 +79,9 @@ def service_for(app) -> MemoryService:
                                                       model=model_from(getattr(app, "llm", None), app.stopping),
                                                       stop=app.stopping, learned=learned_loader(local_embedder))
             app._memory_service = service
+            from .sync.background import SyncPoller
+
+            SyncPoller(service, app.stopping).start()  # does nothing until sync is on in this vault
         return service
 
 
@@ -261,11 +264,20 @@ def cancel_chat_import(app, import_id: str) -> bool:
 
 def memory_files() -> tuple[list[Path], Path]:
     """Long-term memory's own files on disk, whether they exist or not: the vault with
-    SQLite's side files, and the memory settings file. (The key is settings_store.py's: the
+    SQLite's side files and sync's lock file, and the memory settings file. (The key is settings_store.py's: the
     model settings are encrypted with it too.)"""
     from ..settings_store import default_paths
     from .store.settings import MemorySettingsStore
+    from .store.sync_rows import LOCK_FILE
     from .store.vault import SQLITE_SIDE_FILES
 
     vault = default_paths()[0]
-    return [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES)], MemorySettingsStore().path
+    return [vault, *(vault.with_name(vault.name + side) for side in SQLITE_SIDE_FILES), vault.with_name(LOCK_FILE)], \
+        MemorySettingsStore().path
+
+
+def sync_for(service: MemoryService):
+    """Sync of this vault through a folder (memory/sync/exchange.py's Sync): set-up, exchanges, status."""
+    from .sync.exchange import Sync
+
+    return Sync(service)

@@ -120,6 +120,14 @@ class MemoryService:
         if gone or changed:
             self._meanings_changed()
 
+    def refresh_from_vault(self) -> None:
+        """Bring the index up to date after writes made on the vault itself (sync's merge):
+        the rows whose revision moved are read again."""
+        with self.lock:
+            if self._vault is not None:
+                self._data_version = None
+                self._refresh()
+
     # ---- reading ------------------------------------------------------------------------
 
     def get(self, memory_id: str) -> Memory:

@@ -74,6 +74,25 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("007_memory_origin", (
         "CREATE TABLE imported_chats (chat_key BLOB PRIMARY KEY, imported_at REAL NOT NULL)",
     )),
+    # Sync (docs/sync.md): per memory its merge state (encrypted like a memory, AAD
+    # whiteboard:sync:element:<id>), the vault rev it was last reconciled at (NULL: not shown
+    # in this vault) and a keyed hash of its text (NULL when deleted); how far each change
+    # file in the folder was read; changes made here not yet written to the folder; when a
+    # synced memory was deleted here (a delete is stamped with its time, not the exchange's);
+    # the keyed hashes (sync key) of suggestions discarded on any computer, never suggested again.
+    ("008_sync", (
+        """CREATE TABLE sync_elements (
+            id TEXT PRIMARY KEY,
+            rev INTEGER,
+            text_key BLOB,
+            state BLOB NOT NULL
+        )""",
+        "CREATE INDEX sync_elements_text_key ON sync_elements (text_key)",
+        "CREATE TABLE sync_files (name TEXT PRIMARY KEY, offset INTEGER NOT NULL, records INTEGER NOT NULL)",
+        "CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, ops BLOB NOT NULL)",
+        "CREATE TABLE sync_deletes (id TEXT PRIMARY KEY, deleted_at REAL NOT NULL)",
+        "CREATE TABLE sync_discarded (text_key BLOB PRIMARY KEY, sent INTEGER NOT NULL)",
+    )),
 ]
 
 

@@ -3,7 +3,8 @@
 A mixin of Vault: the same connection, key and write transaction. Content (text, tags,
 keywords) is AES-GCM ciphertext bound to the suggestion's id; the text key is the same
 keyed hash memories use, so a suggestion never repeats a memory's text or another
-suggestion's, and a discarded one (content dropped, key kept) is not suggested again.
+suggestion's, and a discarded one (content dropped, key kept) is not suggested again; with
+sync on, on no other computer either (sync_rows.py).
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ class SuggestionRows:
         stored = []
         with self._write():
             waiting = self._conn.execute("SELECT count(*) FROM suggestions WHERE discarded_at IS NULL").fetchone()[0]
+            discarded_elsewhere = self.discarded_filter()
             for s in items[:max(0, MAX_WAITING - waiting)]:
+                if discarded_elsewhere(s.text):
+                    continue
                 key = self.text_key(s.text)
                 if self._conn.execute("SELECT 1 FROM memories WHERE text_key = ?", (key,)).fetchone():
                     continue
@@ -78,6 +82,10 @@ class SuggestionRows:
         key stays so that the same fact is not suggested again. False when there is no such
         waiting suggestion."""
         with self._write():
+            if discarded_at is not None:
+                found = self.load_suggestions(suggestion_id)[0]
+                if found:
+                    self.note_discard(found[0].text)  # travels when sync is on
             if discarded_at is None:
                 sql, args = "DELETE FROM suggestions WHERE id = ?", (suggestion_id,)
             else:

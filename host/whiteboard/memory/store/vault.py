@@ -39,6 +39,7 @@ from .clamp import clamped_memory
 from .imported import ImportedChats
 from .schema import MigrationFailed, NewerVault, migrate
 from .suggestions import SuggestionRows
+from .sync_rows import SyncRows
 
 log = logging.getLogger("whiteboard.memory")
 
@@ -65,7 +66,7 @@ def vault_exists(path: Path) -> bool:
     return path.exists() and path.stat().st_size > 0
 
 
-class Vault(SuggestionRows, ImportedChats):
+class Vault(SuggestionRows, ImportedChats, SyncRows):
     def __init__(self, conn: sqlite3.Connection, key: bytes, path: Path):
         self._conn = conn
         self._key = key
@@ -160,6 +161,12 @@ class Vault(SuggestionRows, ImportedChats):
         """Changes when another connection (the CLI, another host) commits to the file."""
         with self.lock:
             return self._conn.execute("PRAGMA data_version").fetchone()[0]
+
+    def changes(self) -> tuple[int, int]:
+        """Moves whenever anything is committed to the file: by another connection (SQLite's
+        data_version) or by this one (its total_changes)."""
+        with self.lock:
+            return self._conn.execute("PRAGMA data_version").fetchone()[0], self._conn.total_changes
 
     def count(self) -> int:
         with self.lock:
@@ -396,6 +403,7 @@ class Vault(SuggestionRows, ImportedChats):
                 raise RevisionConflict(memory_id, expected_rev, row[0])
             self._conn.execute("DELETE FROM memory_vectors WHERE memory_id = ?", (memory_id,))
             self._conn.execute("DELETE FROM memories WHERE id = ?", (memory_id,))
+            self.note_delete(memory_id, time.time())
             return True
 
     def wipe(self) -> int:
@@ -403,6 +411,7 @@ class Vault(SuggestionRows, ImportedChats):
             self._conn.execute("DELETE FROM memory_vectors")
             self._conn.execute("DELETE FROM suggestions")
             self._conn.execute("DELETE FROM imported_chats")  # forgotten too: an import may run again
+            self.clear_sync()  # sync's merge states hold texts too: sync is off here after a wipe
             n = self._conn.execute("DELETE FROM memories").rowcount
         with self.lock:
             # Deleted pages were zeroed (secure_delete); fold the WAL back and shrink the file.

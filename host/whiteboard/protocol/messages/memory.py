@@ -326,6 +326,15 @@ class SetAsideOut(BaseModel):
     problem: str
 
 
+class SyncedOut(BaseModel):
+    """When memories last arrived here from other computers through sync (docs/sync.md):
+    how many changed, when, and the computers' names; never what they say."""
+
+    arrived: int
+    at: float
+    computers: list[str]
+
+
 class MemoryStatusReply(Reply):
     memories: int
     suggestions: int = 0  # extracted facts waiting for the user's accept or discard
@@ -333,6 +342,7 @@ class MemoryStatusReply(Reply):
     damaged: list[DamagedOut]
     damaged_vectors: list[DamagedOut]
     set_aside: list[SetAsideOut] = []  # the first SET_ASIDE_LISTED by id; meanings.set_aside counts all
+    synced: SyncedOut | None = None  # None: sync is off, or nothing has arrived yet
 
 
 class SiteSettingsRequest(Request):
