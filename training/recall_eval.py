@@ -12,6 +12,7 @@ A pair counts as found when its fact is in the top 5.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -36,9 +37,11 @@ class Space:
         return np.array([self.passages[t] for t in texts], dtype=np.float64)
 
 
+@functools.cache
 def embedded(model) -> Space:
     """Requests and world questions as drafts ("query"), facts and third-person sentences as
-    memories ("passage": both prefixes summed, as the vault stores them)."""
+    memories ("passage": both prefixes summed, as the vault stores them). Once per process:
+    the trainers and their tests share them."""
     requests = list(dict.fromkeys(p.request for p in R.pairs()))
     stored = [f for _, _, f in R.facts()] + [s for _, s in R.third_person()]
     world = R.world(False) + R.world(True)
@@ -64,38 +67,36 @@ def by_map(w: np.ndarray | None) -> Scorer:
     return lambda q, c: unit(q @ w) @ unit(c @ w).T
 
 
-def _found(scores: np.ndarray, own: np.ndarray) -> np.ndarray:
-    """Per row, is the candidate at index own[i] within the top K (ties count against it)?"""
-    mine = scores[np.arange(len(own)), own]
-    return (scores > mine[:, None]).sum(axis=1) < K
+def _hit(scores: list[np.ndarray]) -> bool:
+    """Is candidate 0 within the top K (ties count against it)? One score row per ranking; more
+    than one are fused by reciprocal rank (k 5, as recall fuses)."""
+    if len(scores) == 1:
+        return bool((scores[0] > scores[0][0]).sum() < K)
+    fused = sum(1 / (5 + 1 + np.argsort(np.argsort(-s, kind="stable"), kind="stable")) for s in scores)
+    return bool((fused > fused[0]).sum() < K)
 
 
-def held_out(space: Space, scorer: Scorer, split_held: bool = True) -> dict:
+def held_out(space: Space, *scorers: Scorer, split_held: bool = True) -> dict:
     """hit@5 by cosine alone on the held-out pairs (or the training pairs): own vault per
-    request language and in all, third person in all."""
+    request language and in all, third person in all. Several scorers: their rankings fused."""
     pairs = [p for p in R.pairs() if p.held_out == split_held]
-    facts_by_lang: dict[str, list[tuple[str, str]]] = {}
-    for domain, lang, fact in R.facts():
-        facts_by_lang.setdefault(lang, []).append((domain, fact))
-    others = [s for _, s in R.third_person()]
-    other_vectors = space.p(others)
+    stored = [f for _, _, f in R.facts()] + [s for _, s in R.third_person()]
+    column = {t: i for i, t in enumerate(stored)}
+    requests = list(dict.fromkeys(p.request for p in pairs))
+    row = {t: i for i, t in enumerate(requests)}
+    scores = [scorer(space.q(requests), space.p(stored)) for scorer in scorers]
+    others = np.array([column[s] for _, s in R.third_person()])
+    vault_of: dict[tuple[str, str], np.ndarray] = {}
     own_hits: dict[str, list[bool]] = {}
     third_hits: list[bool] = []
-    for (lang_r, lang_f), group in _grouped(pairs).items():
-        requests = space.q([p.request for p in group])
-        for domain in sorted({p.domain for p in group}):
-            rows = [p for p in group if p.domain == domain]
-            vault = [f for d, f in facts_by_lang[lang_f] if d != domain]
-            q = space.q([p.request for p in rows])
-            facts = space.p([p.fact for p in rows])
-            # own vault: each row's fact appended as candidate 0 before the user's other facts
-            vault_v = space.p(vault)
-            for i, p in enumerate(rows):
-                s = scorer(q[i:i + 1], np.vstack([facts[i:i + 1], vault_v]))
-                own_hits.setdefault(lang_r, []).append(bool(_found(s, np.array([0]))[0]))
-                t = scorer(q[i:i + 1], np.vstack([facts[i:i + 1], other_vectors]))
-                third_hits.append(bool(_found(t, np.array([0]))[0]))
-        del requests
+    for p in pairs:
+        vault = vault_of.get((p.fact_language, p.domain))
+        if vault is None:
+            vault = np.array([column[f] for d, lang, f in R.facts() if lang == p.fact_language and d != p.domain])
+            vault_of[(p.fact_language, p.domain)] = vault
+        r, f = row[p.request], column[p.fact]
+        own_hits.setdefault(p.request_language, []).append(_hit([s[r, np.r_[f, vault]] for s in scores]))
+        third_hits.append(_hit([s[r, np.r_[f, others]] for s in scores]))
     every = [h for hs in own_hits.values() for h in hs]
     return {"own": {lang: float(np.mean(hs)) for lang, hs in sorted(own_hits.items())},
             "own_all": float(np.mean(every)), "third": float(np.mean(third_hits)), "pairs": len(pairs)}
