@@ -117,8 +117,9 @@ def main() -> int:
         fallback = choose(plain, UNMAPPED, UNMAPPED)
     finally:
         bundled.PERSONAL_MIN_COSINE = saved
-    print(f"chosen: personal {personal}, other {chosen[0] if chosen else '-'}, confirm {chosen[1] if chosen else '-'}; "
-          f"without the adapter: meaning {fallback[0] if fallback else '-'}, confirm {fallback[1] if fallback else '-'}")
+    print(f"chosen: personal {personal}, other {chosen[0] if chosen else '-'}, "
+          f"confirm {chosen[1] if chosen else '-'}; without the adapter: meaning "
+          f"{fallback[0] if fallback else '-'}, confirm {fallback[1] if fallback else '-'}")
     return 0
 
 
