@@ -37,11 +37,11 @@ MAX_QUERY_CHARS = 300
 # move with the adapter, so choose them again after training it. A floor alone cannot tell an
 # unrelated request from a paraphrase: the context gate (context_gate.py) decides whether a
 # draft wants personal context at all.
-PERSONAL_MIN_COSINE = 0.25  # a draft that does: memories this close in meaning
-MIN_COSINE = 0.5  # any other draft: only memories this close
+PERSONAL_MIN_COSINE = 0.15  # a draft that does: memories this close in meaning
+MIN_COSINE = 0.4  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known),
 # and as close as MIN_COSINE for a draft the gate finds about the world.
-CONFIRM_COSINE = 0.3
+CONFIRM_COSINE = 0.2
 # Without the adapter (its file missing or damaged) the vectors are compared as e5 made
 # them, crowded into 0.7-0.9, and there is no gate (it is bound to the adapter): one floor
 # for every draft, chosen by the same rule (at most 10% of unrelated requests pulling a memory;
