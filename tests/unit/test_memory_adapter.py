@@ -234,7 +234,7 @@ def test_the_bundled_model_finds_chinese_and_japanese_by_meaning_and_nothing_for
     assert first("ランニングシューズのおすすめを教えて") == "毎朝ジョギングをしています"  # running shoes
     assert first("ペットフードは何を買えばいい？") == "猫を二匹飼っています"  # which pet food
     # Trained with other domains' facts as negatives (issue 29), the diet fact is found for a
-    # recipe request (cosine 0.35, over the personal floor; 0.11 with the weights before).
+    # recipe request (cosine 0.28, over the personal floor; 0.11 with the weights before).
     assert first("Give me a recipe for a Thai satay dinner") == "Allergic to peanuts"
     for about_the_world in ("What is the capital of Australia?", "澳大利亚的首都是哪里？", "富士山の高さは？"):
         assert first(about_the_world) is None, about_the_world
