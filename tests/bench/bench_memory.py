@@ -16,6 +16,10 @@
    (floors, at most 5), and the share of unrelated requests that pull any memory.
 4. The embedding candidates: load time, ms per query and per memory, RSS of a real host
    with the model loaded.
+5. `own` (issue 29): the held-out split of our own request -> fact data (training/recall_data.py),
+   own vault per language and among third-person sentences, cosine alone and as injected, world
+   questions carrying a fact, and LoCoMo 6-10 R@5, for the shipped weights, plain e5, plain
+   FTS5 bm25() and the weights of before (read from history, measured, never shipped).
 """
 
 from __future__ import annotations
