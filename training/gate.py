@@ -23,7 +23,9 @@ import numpy as np
 
 from whiteboard.memory.meaning.context_gate import WEIGHTS
 
+from . import recall_data as R
 from . import sources as S
+from .vectors import embed_cached
 
 COMMAND = "python -m training.gate"
 PENALTY, STEPS, RATE, SCALE, THRESHOLD = 1.0, 2000, 0.5, 10.0, 0.5
@@ -46,17 +48,22 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
 
 def training_data() -> tuple[list[str], list[str], dict]:
     data = json.loads(S.PARAPHRASES_TRAIN.read_text(encoding="utf-8"))
-    wanting = [p["request"] for p in data["pairs"]] + data["personal"]
-    record = S.record(COMMAND, [S.source("Whiteboard paraphrase training requests (pairs, personal, unrelated)",
-                                         S.PARAPHRASES_TRAIN, len(wanting) + len(data["unrelated"]), S.OURS,
-                                         json.dumps([wanting, data["unrelated"]], ensure_ascii=False))])
-    return wanting, data["unrelated"], record
+    ours = list(dict.fromkeys(p.request for p in R.pairs() if not p.held_out))
+    wanting = [p["request"] for p in data["pairs"]] + data["personal"] + ours
+    unrelated = data["unrelated"] + R.world(held_out=False)
+    record = S.record(COMMAND, [
+        S.source("Whiteboard paraphrase training requests (pairs, personal, unrelated)", S.PARAPHRASES_TRAIN,
+                 len(data["pairs"]) + len(data["personal"]) + len(data["unrelated"]), S.OURS,
+                 json.dumps([wanting[:-len(ours)], data["unrelated"]], ensure_ascii=False)),
+        S.source("Whiteboard request -> fact data (training requests and world questions)", S.RECALL_DATA,
+                 len(ours) + len(R.world(held_out=False)), S.OURS, R.digest())])
+    return wanting, unrelated, record
 
 
 def examples(model, wanting: list[str], unrelated: list[str]) -> tuple[np.ndarray, np.ndarray]:
     from whiteboard.memory.meaning.vectors import ranking_space
 
-    x = ranking_space(model, model.embed_queries(wanting + unrelated)).astype(np.float64)
+    x = ranking_space(model, embed_cached(model, "query", wanting + unrelated)).astype(np.float64)
     return x, np.r_[np.ones(len(wanting)), np.zeros(len(unrelated))]
 
 

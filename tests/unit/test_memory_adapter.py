@@ -233,10 +233,8 @@ def test_the_bundled_model_finds_chinese_and_japanese_by_meaning_and_nothing_for
     assert first("推荐几首简单的曲子给我练") == "我正在学习弹钢琴"  # some easy pieces to practise
     assert first("ランニングシューズのおすすめを教えて") == "毎朝ジョギングをしています"  # running shoes
     assert first("ペットフードは何を買えばいい？") == "猫を二匹飼っています"  # which pet food
-    # Closest by meaning, but under the personal floor since the adapter is trained on our own
-    # data only (cosine 0.11 < 0.15; docs/memory.md, "Training"): ranked first, not recalled.
-    satay = model.map_vectors(model.embed_queries(["Give me a recipe for a Thai satay dinner"]))[0]
-    cosines = model.map_vectors(model.embed_passages(facts)) @ satay
-    assert facts[int(np.argmax(cosines))] == "Allergic to peanuts"
+    # Trained with other domains' facts as negatives (issue 29), the diet fact is found for a
+    # recipe request (cosine 0.28, over the personal floor; 0.11 with the weights before).
+    assert first("Give me a recipe for a Thai satay dinner") == "Allergic to peanuts"
     for about_the_world in ("What is the capital of Australia?", "澳大利亚的首都是哪里？", "富士山の高さは？"):
         assert first(about_the_world) is None, about_the_world

@@ -108,3 +108,39 @@ def test_vectors_are_kept_in_the_folder_the_named_variable_gives_and_only_there(
     assert len(list((tmp_path / "bench").glob("*.npy"))) == 1
     embed_cached(model, "passage", ["a", "bb", "ccc"])  # WB_TRAIN_CACHE unset: nothing kept
     assert Counting.calls == 3 and len(list(tmp_path.rglob("*.npy"))) == 1
+
+
+def test_a_map_ranking_below_plain_e5_on_any_held_out_column_is_named():
+    from training import recall_eval as E
+
+    plain = {"own": {"de": 0.5, "en": 0.6}, "own_all": 0.55, "third": 0.7}
+    assert E.worse_than_plain({"own": {"de": 0.5, "en": 0.7}, "own_all": 0.6, "third": 0.7}, plain) == []
+    assert E.worse_than_plain({"own": {"de": 0.4, "en": 0.9}, "own_all": 0.65, "third": 0.8}, plain) == [
+        "own vault de 0.400 < 0.500"]
+    assert E.worse_than_plain({"own": {"de": 0.5, "en": 0.6}, "own_all": 0.55, "third": 0.6}, plain) == [
+        "third person 0.600 < 0.700"]
+
+
+def test_the_held_out_split_holds_out_whole_domains_and_phrasings_and_trains_on_none_of_them():
+    from training import adapter as A
+    from training import recall_data as R
+
+    pairs = R.pairs()
+    assert len({d.name for d in R.DOMAINS}) >= 25 and len(pairs) >= 3000
+    assert {p.request_language for p in pairs} == set(R.LANGUAGES)
+    trained = {p.request for p in pairs if not p.held_out}
+    held = {p.request for p in pairs if p.held_out}
+    assert trained and held and not trained & held
+    assert {p.domain for p in pairs if p.held_out} > set(R.HELD_OUT_DOMAINS)  # phrasings of the others too
+    assert not set(A.training_domains()) & R.HELD_OUT_DOMAINS
+    assert not set(R.world(held_out=True)) & set(R.world(held_out=False))
+
+
+@pytest.mark.slow
+@needs_model
+def test_check_fails_for_weights_that_rank_worse_than_plain_e5(monkeypatch, capsys):
+    # A map that keeps 8 of e5's 384 dimensions ranks far below plain e5 on the held-out split:
+    # --check must fail for it whatever the shipped file holds.
+    monkeypatch.setattr(adapter, "trained", lambda space, dim: np.diag((np.arange(dim) < 8).astype(float)))
+    assert adapter.main(["--check"]) == 1
+    assert "ranks worse than plain e5 on the held-out split" in capsys.readouterr().out

@@ -1,0 +1,125 @@
+"""The held-out split of our request -> fact data (training/recall_data.py), ranked by cosine
+alone: what `python -m training.adapter --validate` compares and `--check` guards (a weight file
+that ranks worse than plain e5 on it fails), and what the memory benchmark's table reads.
+
+Two vaults per held-out pair, both ranked by cosine only (no floor, no gate: the map and the
+floors are judged apart):
+- own vault: the fact among the same user's other facts (every fact of every other domain in
+  the fact's language; the issue's "user's other facts as distractors");
+- third person: the fact among the sentences about named other people, every domain's.
+A pair counts as found when its fact is in the top 5.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import recall_data as R
+from .vectors import embed_cached
+
+K = 5
+
+
+@dataclass
+class Space:
+    """The bundled model's own vectors of every text of recall_data, by text."""
+    queries: dict[str, np.ndarray]
+    passages: dict[str, np.ndarray]
+
+    def q(self, texts: list[str]) -> np.ndarray:
+        return np.array([self.queries[t] for t in texts], dtype=np.float64)
+
+    def p(self, texts: list[str]) -> np.ndarray:
+        return np.array([self.passages[t] for t in texts], dtype=np.float64)
+
+
+@functools.cache
+def embedded(model) -> Space:
+    """Requests and world questions as drafts ("query"), facts and third-person sentences as
+    memories ("passage": both prefixes summed, as the vault stores them). Once per process:
+    the trainers and their tests share them."""
+    requests = list(dict.fromkeys(p.request for p in R.pairs()))
+    stored = [f for _, _, f in R.facts()] + [s for _, s in R.third_person()]
+    world = R.world(False) + R.world(True)
+    queries = dict(zip(requests, embed_cached(model, "query", requests)))
+    queries.update(zip(world, embed_cached(model, "query", world)))
+    return Space(queries, dict(zip(stored, embed_cached(model, "passage", stored))))
+
+
+# A ranking: (request vectors (n, d), candidate vectors (m, d)) -> scores (n, m), higher first.
+Scorer = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def unit(z: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(z, axis=1, keepdims=True)
+    return z / np.where(norms == 0, 1, norms)
+
+
+def by_map(w: np.ndarray | None) -> Scorer:
+    """Cosine after the linear map W on both sides (None: plain e5)."""
+    if w is None:
+        return lambda q, c: unit(q) @ unit(c).T
+    w = w.astype(np.float64)
+    return lambda q, c: unit(q @ w) @ unit(c @ w).T
+
+
+def _hit(scores: list[np.ndarray]) -> bool:
+    """Is candidate 0 within the top K (ties count against it)? One score row per ranking; more
+    than one are fused by reciprocal rank (k 5, as recall fuses)."""
+    if len(scores) == 1:
+        return bool((scores[0] > scores[0][0]).sum() < K)
+    fused = sum(1 / (5 + 1 + np.argsort(np.argsort(-s, kind="stable"), kind="stable")) for s in scores)
+    return bool((fused > fused[0]).sum() < K)
+
+
+def held_out(space: Space, *scorers: Scorer, split_held: bool = True) -> dict:
+    """hit@5 by cosine alone on the held-out pairs (or the training pairs): own vault per
+    request language and in all, third person in all. Several scorers: their rankings fused."""
+    pairs = [p for p in R.pairs() if p.held_out == split_held]
+    stored = [f for _, _, f in R.facts()] + [s for _, s in R.third_person()]
+    column = {t: i for i, t in enumerate(stored)}
+    requests = list(dict.fromkeys(p.request for p in pairs))
+    row = {t: i for i, t in enumerate(requests)}
+    scores = [scorer(space.q(requests), space.p(stored)) for scorer in scorers]
+    others = np.array([column[s] for _, s in R.third_person()])
+    vault_of: dict[tuple[str, str], np.ndarray] = {}
+    own_hits: dict[str, list[bool]] = {}
+    third_hits: list[bool] = []
+    for p in pairs:
+        vault = vault_of.get((p.fact_language, p.domain))
+        if vault is None:
+            vault = np.array([column[f] for d, lang, f in R.facts() if lang == p.fact_language and d != p.domain])
+            vault_of[(p.fact_language, p.domain)] = vault
+        r, f = row[p.request], column[p.fact]
+        own_hits.setdefault(p.request_language, []).append(_hit([s[r, np.r_[f, vault]] for s in scores]))
+        third_hits.append(_hit([s[r, np.r_[f, others]] for s in scores]))
+    every = [h for hs in own_hits.values() for h in hs]
+    return {"own": {lang: float(np.mean(hs)) for lang, hs in sorted(own_hits.items())},
+            "own_all": float(np.mean(every)), "third": float(np.mean(third_hits)), "pairs": len(pairs)}
+
+
+def _grouped(pairs: list[R.Pair]) -> dict[tuple[str, str], list[R.Pair]]:
+    out: dict[tuple[str, str], list[R.Pair]] = {}
+    for p in pairs:
+        out.setdefault((p.request_language, p.fact_language), []).append(p)
+    return out
+
+
+def worse_than_plain(ours: dict, plain: dict) -> list[str]:
+    """The held-out columns where the map ranks below plain e5."""
+    out = [f"own vault {lang} {ours['own'][lang]:.3f} < {plain['own'][lang]:.3f}"
+           for lang in plain["own"] if ours["own"][lang] < plain["own"][lang]]
+    if ours["own_all"] < plain["own_all"]:
+        out.append(f"own vault {ours['own_all']:.3f} < {plain['own_all']:.3f}")
+    if ours["third"] < plain["third"]:
+        out.append(f"third person {ours['third']:.3f} < {plain['third']:.3f}")
+    return out
+
+
+def line(name: str, r: dict) -> str:
+    langs = " ".join(f"{lang} {v:.2f}" for lang, v in r["own"].items())
+    return f"{name}: own vault {r['own_all']:.3f} ({langs}); third person {r['third']:.3f}"
