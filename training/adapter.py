@@ -19,9 +19,10 @@ cross-validated in 4 groups (unseen subjects, as the held-out domains are).
 Every run prints the held-out split's hit@5, cosine alone, for this map and for plain e5; a
 map that ranks below plain e5 on any held-out column is not written, and fails `--check`.
 `--check` also trains again and compares with the shipped file: every entry within
-CHECK_TOLERANCE (the float64 sums may round differently on another CPU or BLAS; 1e-4 on
-entries of about 1 is far below what changes a ranking, and a change of data or settings moves
-entries by 1e-3 or more), the model id and the recorded sources exactly.
+CHECK_TOLERANCE, the model id and the recorded sources exactly (a change of data changes the
+sources' hashes). Not the same bits: the quantised model's vectors differ in the fifth decimal
+between CPUs, which moved a rebuild's entries by 7.6e-4 on another machine; 5e-3 on entries of
+about 1 is still far below what changes a ranking.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ COMMAND = "python -m training.adapter"
 # 0.01, 0.380 at 0.03, 0.387 at 0.1, 0.370 at 0.3, 0.248 at 1)
 PENALTY, PENALTIES = 0.1, (0.01, 0.03, 0.1, 0.3, 1.0)
 TAU, STEPS, RATE = 0.05, 100, 1e-3
-CHECK_TOLERANCE = 1e-4
+CHECK_TOLERANCE = 5e-3
 
 # (queries, candidates, positives (bool, queries x candidates), weight): one softmax each
 Group = tuple[np.ndarray, np.ndarray, np.ndarray, float]

@@ -9,9 +9,11 @@ both, `ranking_id`; train the adapter first). The model is a logistic regression
 penalty and the two classes weighted equally, fitted by plain gradient descent from zeros
 (no randomness: the same data gives the same weights). It prints 5-fold held-out accuracy too.
 
-`--check` trains again and compares with the shipped file: the weights as written (rounded to
-6 decimals) within CHECK_TOLERANCE, 1e-5 (a last-digit rounding flip where float sums differ
-on another CPU; a change of data moves them by far more), the rest exactly.
+`--check` trains again and compares with the shipped file by behaviour: every training request's
+probability within PROBABILITY_TOLERANCE, the rest (model, threshold, sources) exactly. Not the
+same bits: the quantised model's vectors differ in the fifth decimal between CPUs, and the
+gate sits behind the adapter, which carries that drift too; a change of data changes the
+sources' hashes.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .vectors import embed_cached
 
 COMMAND = "python -m training.gate"
 PENALTY, STEPS, RATE, SCALE, THRESHOLD = 1.0, 2000, 0.5, 10.0, 0.5
-CHECK_TOLERANCE = 1e-5
+PROBABILITY_TOLERANCE = 0.05
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
@@ -86,11 +88,13 @@ def document(model_id: str, w: np.ndarray, b: float, record: dict) -> dict:
             "weights": [round(float(v), 6) for v in w], "sources": record}
 
 
-def same_document(a: dict, b: dict) -> bool:
+def same_document(a: dict, b: dict, x: np.ndarray) -> bool:
+    """The same model, threshold and sources, and the same behaviour on the requests x."""
     rest = ("about", "model", "threshold", "sources")
-    return (all(a.get(k) == b.get(k) for k in rest) and len(a["weights"]) == len(b["weights"])
-            and float(np.abs(np.subtract([a["bias"], *a["weights"]], [b["bias"], *b["weights"]])).max())
-            <= CHECK_TOLERANCE)
+    if not all(a.get(k) == b.get(k) for k in rest) or len(a["weights"]) != len(b["weights"]):
+        return False
+    p, q = (1 / (1 + np.exp(-(x @ np.asarray(d["weights"]) + d["bias"]))) for d in (a, b))
+    return float(np.abs(p - q).max()) <= PROBABILITY_TOLERANCE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     w, b = fit(x, y)
     made = document(model.ranking_id, w, b, record)
     if "--check" in argv:
-        same = same_document(made, json.loads(WEIGHTS.read_text(encoding="utf-8")))
+        same = same_document(made, json.loads(WEIGHTS.read_text(encoding="utf-8")), x)
         print("the gate matches" if same else f"the gate (or its recorded sources) differs from {WEIGHTS}")
         return 0 if same else 1
     passed, pulled = held_out(x, y)
