@@ -183,8 +183,15 @@ def launch(playwright, root: Path, headless: bool = True, register: bool = True,
     return context
 
 
+def page_file(name: str) -> Path:
+    """A saved page, or a written page of no composer (pages/no_composer: outside the selector
+    tables' checks, tests/e2e/test_only_the_composer.py)."""
+    saved = PAGES / f"{name}.html"
+    return saved if saved.exists() else PAGES / "no_composer" / f"{name}.html"
+
+
 def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
-    html = (PAGES / f"{name}.html").read_text(encoding="utf-8")
+    html = page_file(name).read_text(encoding="utf-8")
     if query.get("sim", ["1"])[0] == "0":
         return html
     attrs = f'data-site="{site}"'
@@ -207,7 +214,7 @@ def install_routes(context) -> None:
             route.fulfill(body=SIMULATOR.read_text(), content_type="text/javascript")
             return
         name = url.path.rstrip("/").rsplit("/", 1)[-1]
-        if request.resource_type != "document" or not (PAGES / f"{name}.html").exists():
+        if request.resource_type != "document" or not page_file(name).exists():
             route.abort()
             return
         route.fulfill(body=page_html(name, site, parse_qs(url.query)), content_type="text/html; charset=utf-8")

@@ -54,7 +54,7 @@
 
     onSubmit(e) {
       const form = this.adapter.formFrom(e.target);
-      if (form && this.byUsersClick(e)) this.intercept(e, { kind: "submit", form });
+      if (form && this.byUsersClick(e)) this.intercept(e, { kind: "submit", form, submitter: e.submitter });
     }
 
     // The submit a click on a submit button causes (its default action, or the site's
@@ -101,12 +101,15 @@
       this.adapter.noteSent();
     }
 
-    // The same gesture again, once, for the site to handle as its own.
+    // The same gesture again, once, for the site to handle as its own: only the composer's
+    // own send button is clicked, only its form submitted (by the user's submitter).
     replay(trigger, editor) {
       this.replaying = true;
       try {
         if (trigger.kind === "submit" && trigger.form.isConnected) {
-          trigger.form.requestSubmit();
+          // By the button the user clicked, as the site would see it; never another one.
+          const { form, submitter } = trigger;
+          form.requestSubmit(submitter.isConnected && submitter.form === form ? submitter : null);
           return;
         }
         if (trigger.kind === "click") {
