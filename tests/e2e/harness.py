@@ -62,6 +62,7 @@ class ChatSite:
     read: str = "text"
     form: str | None = None
     more_pages: tuple[str, ...] = ()
+    share_paths: tuple[str, ...] = ()  # the table's sharePaths: shared and public conversations
 
 
 # Every site, the one place the tests map a site to its URLs and saved pages.
@@ -102,7 +103,7 @@ _TESTED = {
                     turns="[data-content=user-message], [data-content=ai-message]"),
 }
 SITES = {sid: ChatSite(id=sid, label=entry["label"], hosts=tuple(entry["hosts"]), start_url=entry["startUrl"],
-                       **_TESTED[sid])
+                       share_paths=tuple(entry["sharePaths"]), **_TESTED[sid])
          for sid, entry in _extension_sites().items()}
 SITE_IDS = list(SITES)
 SITE_URLS = {sid: site.url for sid, site in SITES.items()}
