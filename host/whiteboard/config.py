@@ -18,11 +18,34 @@ EXTENSION_ID = "bahaoeoalppkecdpddkhegpgkngpniel"
 FIREFOX_ADDON_ID = "whiteboard@whiteboard.local"
 
 
+# The directories named by the environment: the XDG base directories (the spec says a
+# relative one is invalid) and Whiteboard's own overrides.
+DIRECTORY_VARIABLES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR",
+                       "WHITEBOARD_CONFIG_DIR", "WHITEBOARD_DATA_DIR", "WHITEBOARD_RUNTIME_DIR")
+
+
+class RelativeDirectory(ValueError):
+    """A directory variable holds a relative path: files would go wherever Whiteboard runs from."""
+
+
+def check_directory_variables(env=None) -> None:
+    """RelativeDirectory for the first directory variable set to a relative path."""
+    env = os.environ if env is None else env
+    for name in DIRECTORY_VARIABLES:
+        value = env.get(name)
+        if value and not os.path.isabs(value):
+            raise RelativeDirectory(f"{name}={value[:200]!r} is a relative path: Whiteboard's files (and the browsers' "
+                                    f"host manifests) would go wherever it is started from. Make {name} an "
+                                    "absolute path, or unset it for the default.")
+
+
 def config_dir() -> Path:
+    check_directory_variables()
     return Path(os.environ.get("WHITEBOARD_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME))
 
 
 def data_dir() -> Path:
+    check_directory_variables()
     return Path(os.environ.get("WHITEBOARD_DATA_DIR") or platformdirs.user_data_dir(APP_NAME))
 
 

@@ -126,3 +126,24 @@ def test_install_over_an_older_install_whose_python_is_gone(tmp_path):
     assert again.returncode == 0 and "updated" in again.stdout, again.stdout
     doctor = run(env, "doctor", "--browser", "chromium")
     assert doctor.returncode == 0 and "host answers ping through that path" in doctor.stdout, doctor.stdout
+
+
+def test_the_data_folder_is_created_private(tmp_path):
+    """Issue 28: the launcher's folder made the data folder 0755 though the docs say 0700."""
+    env = isolated_env(tmp_path)
+    assert run(env, "install", "--browser", "chromium").returncode == 0
+    assert Path(env["XDG_DATA_HOME"], "whiteboard").stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("variable", ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "WHITEBOARD_DATA_DIR"])
+@pytest.mark.parametrize("command", [("install", "--browser", "chromium"), ("doctor",)])
+def test_a_relative_directory_variable_is_refused(tmp_path, variable, command):
+    """Issue 28: a relative XDG_CONFIG_HOME wrote the manifest relative to the current folder
+    while doctor said ✓. Nothing is written anywhere."""
+    env = {**isolated_env(tmp_path), variable: "relative/dir"}
+    work = tmp_path / "cwd"
+    work.mkdir()
+    result = subprocess.run([WHITEBOARD, *command], capture_output=True, text=True, env=env, cwd=work, timeout=120)
+    assert result.returncode != 0
+    assert f"{variable}='relative/dir' is a relative path" in result.stderr and "absolute" in result.stderr
+    assert list(work.iterdir()) == []
