@@ -62,6 +62,27 @@ class Limits:
     default_budget: int = 2000
 
 
+# What each limit may be set to (WHITEBOARD_<LIMIT>): a value outside fails the host's start
+# with a message naming the variable, not a session that can hold nothing or never expires.
+LIMIT_RANGES: dict[str, tuple[float, float]] = {
+    "max_messages": (1, 10_000), "max_session_bytes": (1024, 256 * 1024 * 1024), "max_sessions": (1, 10_000),
+    "ttl_seconds": (60, 30 * 24 * 3600), "cleanup_interval": (1, 24 * 3600), "summary_max_tokens": (16, 100_000),
+    "tail_messages": (0, 1000), "default_budget": (1, 200_000)}
+
+
+def _limit_from_env(name: str, raw: str, kind: type) -> int | float:
+    variable = f"WHITEBOARD_{name.upper()}"
+    low, high = LIMIT_RANGES[name]
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:  # also NaN, which compares false
+        noun = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{variable} must be {noun} from {low} to {high}, got {raw[:40]!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class HostConfig:
     limits: Limits = field(default_factory=Limits)
@@ -79,12 +100,14 @@ class HostConfig:
         for f in fields(Limits):
             raw = env.get(f"WHITEBOARD_{f.name.upper()}")
             if raw:
-                overrides[f.name] = type(getattr(limits, f.name))(raw)
+                overrides[f.name] = _limit_from_env(f.name, raw, float if f.type == "float" else int)
         config = cls(limits=replace(limits, **overrides))
         if env.get("WHITEBOARD_INBOUND_CAP"):
-            cap = int(env["WHITEBOARD_INBOUND_CAP"])
+            raw = env["WHITEBOARD_INBOUND_CAP"]
+            cap = int(raw) if raw.strip().isdigit() else 0
             if not 0 < cap <= HARD_INBOUND_CAP:
-                raise ValueError(f"WHITEBOARD_INBOUND_CAP must be 1..{HARD_INBOUND_CAP}")
+                raise ValueError(f"WHITEBOARD_INBOUND_CAP must be a whole number of bytes from 1 to "
+                                 f"{HARD_INBOUND_CAP}, got {raw[:40]!r}")
             config = replace(config, inbound_cap=cap)
         if env.get("WHITEBOARD_ALLOWED_ORIGINS"):
             origins = tuple(o.strip() for o in env["WHITEBOARD_ALLOWED_ORIGINS"].split(",") if o.strip())

@@ -93,7 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     # Buffered: one read syscall usually brings a whole frame, header and body.
     frames_in = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
 
-    config = HostConfig.from_env()
+    try:
+        config = HostConfig.from_env()
+    except ValueError as exc:  # a WHITEBOARD_* limit out of range: said, not a traceback
+        log.error("%s", exc)
+        return 2
     origin = caller_origin(argv)
     allowed = origin in config.allowed_origins
     if not allowed:
