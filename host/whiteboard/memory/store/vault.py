@@ -544,8 +544,20 @@ def _set_wal(conn: sqlite3.Connection) -> None:
             time.sleep(0.01)
 
 
+# SQLite's codes for a write the disk refused: full (ENOSPC: SQLITE_FULL), over quota
+# (EDQUOT comes as a failed write or sync). The file is whole: free space and retry.
+DISK_REFUSED = frozenset({"SQLITE_FULL", "SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC", "SQLITE_IOERR_DIR_FSYNC",
+                          "SQLITE_IOERR_TRUNCATE", "SQLITE_IOERR_SHMSIZE"})
+
+
+def _disk_refused(exc: sqlite3.DatabaseError) -> bool:
+    return getattr(exc, "sqlite_errorname", None) in DISK_REFUSED or "disk is full" in str(exc)
+
+
 def _reason(exc: sqlite3.DatabaseError) -> str:
     text = str(exc)
+    if _disk_refused(exc):
+        return "write_failed"
     if "readonly" in text or "unable to open" in text:
         return "read_only"
     if "locked" in text or "busy" in text:
@@ -557,6 +569,8 @@ def _describe(exc: sqlite3.DatabaseError) -> str:
     text = str(exc)
     if "locked" in text or "busy" in text:
         return "another program holds it locked; try again"
+    if _disk_refused(exc):
+        return "the disk refused the write: it is full or over quota; free some space and try again"
     if "not a database" in text or "malformed" in text:
         return "the file is damaged or is not a Whiteboard vault"
     if "readonly" in text or "unable to open" in text:
