@@ -36,7 +36,7 @@ from ...settings_store import SettingsFile, default_paths
 from ..errors import MemoryDamaged, RowRejected, VaultUnavailable
 from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .clamp import clamped_memory
-from .schema import MigrationFailed, NewerVault, migrate
+from .schema import LyingMigrations, MigrationFailed, NewerVault, migrate
 from .suggestions import SuggestionRows
 
 log = logging.getLogger("whiteboard.memory")
@@ -115,9 +115,14 @@ class Vault(SuggestionRows):
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA secure_delete=ON")
             migrate(conn)
-        except (sqlite3.DatabaseError, NewerVault, MigrationFailed) as exc:
+        except BaseException as exc:  # every failed open closes its connection
             if conn is not None:
                 conn.close()
+            if not isinstance(exc, (sqlite3.DatabaseError, NewerVault, MigrationFailed, LyingMigrations)):
+                raise
+            if isinstance(exc, LyingMigrations):
+                raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}. It was changed by "
+                                       "another program or is damaged; restore it from a backup", reason="damaged") from None
             if isinstance(exc, NewerVault):
                 raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}. Update Whiteboard",
                                        reason="newer_vault") from None
@@ -129,7 +134,11 @@ class Vault(SuggestionRows):
             raise VaultUnavailable(f"the memory vault {path} cannot be opened ({_describe(exc)})",
                                    reason=_reason(exc)) from None
         vault = cls(conn, key, path)
-        vault._check_key(key_path)
+        try:
+            vault._check_key(key_path)
+        except BaseException:
+            vault.close()  # closed already for a wrong key; closing twice is harmless
+            raise
         return vault
 
     def _check_key(self, key_path: Path) -> None:
