@@ -122,7 +122,8 @@ class Vault(SuggestionRows):
                 raise
             if isinstance(exc, LyingMigrations):
                 raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}. It was changed by "
-                                       "another program or is damaged; restore it from a backup", reason="damaged") from None
+                                       "another program or is damaged; restore it from a backup",
+                                       reason="damaged") from None
             if isinstance(exc, NewerVault):
                 raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}. Update Whiteboard",
                                        reason="newer_vault") from None
