@@ -72,12 +72,12 @@ def memory_parts(app, req: chat.ChatPrepareSend, room: int, state: bool | None) 
     full text only, or none). Never fails the send, nor holds it up behind the vault
     (MemoryService.turn). The tab's draft vector (chat.draft) goes."""
     if not req.memories or state is False:
-        app.forget_draft(req.key, sent=True)
+        app.forget_draft(req.key)
         return [], None
     from ..memory import hub
 
     result = hub.recall_for_send(app, memory_site(req.key), req.draft, room, key=req.key)
-    app.forget_draft(req.key, sent=True)
+    app.forget_draft(req.key)
     if not result.block:
         return [], result.note
     return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))], result.note
