@@ -71,6 +71,23 @@ def write_private(path: Path, text: str) -> None:
         raise unwritable(exc, path) from None
 
 
+def create_private(path: Path, text: str) -> None:
+    """A new file only this user may read (an export of a conversation), whole or not at all:
+    the text goes to a new temp file beside it (mkstemp: exclusive, 0600), synced, then is
+    linked at `path`, which fails if anything is there (FileExistsError): nothing is ever
+    overwritten, and a full disk or a kill mid-write leaves no half file at `path`."""
+    data = text.encode("utf-8")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.link(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
 def remove_empty_dir(path: Path) -> None:
     """Remove a directory of ours if nothing else is in it."""
     try:
