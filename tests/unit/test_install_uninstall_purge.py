@@ -147,3 +147,35 @@ def test_a_relative_directory_variable_is_refused(tmp_path, variable, command):
     assert result.returncode != 0
     assert f"{variable}='relative/dir' is a relative path" in result.stderr and "absolute" in result.stderr
     assert list(work.iterdir()) == []
+
+
+def test_purge_finds_a_host_of_this_vault_without_a_control_socket(tmp_path):
+    """Issue 28: purge looked for hosts by control socket only, so a host without one kept
+    writing into the deleted vault."""
+    env = with_user_data(tmp_path)
+    host = HostProcess(env={**env, "WHITEBOARD_CONTROL_SOCKET": "0"})
+    try:
+        assert host.request("ping")["ok"]
+        result = run(env, "uninstall", "--purge", "--yes")
+        assert result.returncode == 1 and f"host pid {host.proc.pid}" in result.stderr, result.stderr
+        assert vault_path(tmp_path).exists()
+    finally:
+        host.close()
+    done = run(env, "uninstall", "--purge", "--yes")  # its host gone: the purge goes through
+    assert done.returncode == 0, done.stderr
+    assert not vault_path(tmp_path).exists()
+    assert not Path(env["XDG_DATA_HOME"], "whiteboard", "hosts").exists()  # no stale lock left behind
+
+
+def test_purge_is_not_blocked_by_a_host_of_another_vault(tmp_path):
+    """Issue 28: another HOME's host (the same runtime folder, another data folder) blocked it."""
+    env = with_user_data(tmp_path / "mine")
+    other = isolated_env(tmp_path / "other", XDG_RUNTIME_DIR=env["XDG_RUNTIME_DIR"])
+    host = HostProcess(env=other)
+    try:
+        socket_of(host, other)
+        result = run(env, "uninstall", "--purge", "--yes")
+        assert result.returncode == 0, result.stderr
+        assert not vault_path(tmp_path / "mine").exists()
+    finally:
+        host.close()

@@ -18,6 +18,7 @@ from typing import NoReturn
 
 from ..config import HostConfig
 from ..protocol.framing import FrameWriter, iter_frames
+from . import presence
 from .bootstrap import answer_early
 from .origin import caller_origin, describe_refused
 
@@ -95,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         config = HostConfig.from_env()
-    except ValueError as exc:  # a WHITEBOARD_* limit out of range: said, not a traceback
+        _running_here = presence.hold()  # this data folder's lock, held (open) until the process exits
+    except ValueError as exc:  # a WHITEBOARD_* limit out of range, a relative folder: said, not a traceback
         log.error("%s", exc)
         return 2
     origin = caller_origin(argv)
