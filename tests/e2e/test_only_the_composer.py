@@ -4,7 +4,7 @@ dialog, a feedback form, a rename field, a search box) stay the page's. Whiteboa
 nothing from them, injects nothing into them or the composer, clicks no button and submits
 no form. On every saved page of every site (harness.SEND_PAGES, with a dialog and a rename
 field added), and on written pages where no composer selector matches at all (the pages
-the structural fallback once took "the only field of an area" of for a composer: Enter in a
+the structural fallback once took "the only field of an area" for the composer: Enter in a
 settings dialog clicked its "Delete all chats"). Real Chromium, the real extension and host."""
 
 import pytest
@@ -17,13 +17,12 @@ from e2e.harness import (
     open_chat,
     session_key,
     session_messages,
-    set_long_term,
     sim,
     ui_visible,
 )
+from e2e.test_hostile_page import SECRET, pinned_secret  # noqa: F401 - the fixture
 from support.host import ok
 
-SECRET = "Has type 2 diabetes and takes metformin"
 SELECTION = "Passage about the Lisbon trams."
 SETTLE_MS = 1500  # longer than a send may take (1 s): an injection or replay would have shown by then
 WRITTEN = ["miss__settings-dialog", "miss__feedback-form", "miss__rename-field"]
@@ -79,19 +78,6 @@ COMPOSER = "() => { const e = document.querySelector(window.__sim.selectors.edit
            "return e instanceof HTMLTextAreaElement ? e.value : e.innerText; }"
 
 
-@pytest.fixture
-def pinned_secret(browser):
-    """Memory on for every site, with a pinned memory that would go with every send."""
-    ok(browser.request({"type": "memory.wipe", "confirm": True}))
-    memory_id = ok(browser.request({"type": "memory.add", "text": SECRET, "memory_type": "context"}))["memory_id"]
-    ok(browser.request({"type": "memory.update", "memory_id": memory_id, "pinned": True}))
-    for site in SITE_IDS:
-        set_long_term(browser.context, site, True)
-    yield
-    for site in SITE_IDS:
-        set_long_term(browser.context, site, False)
-
-
 def with_selection(browser, page) -> str:
     """A selection in the tab's session: something a send would carry even without memory."""
     key = session_key(browser.context, page)
@@ -125,7 +111,8 @@ def assert_left_to_the_page(browser, page, key: str, field: str) -> None:
 
 @pytest.mark.parametrize("name", WRITTEN)
 @pytest.mark.parametrize("site", SITE_IDS)
-def test_enter_in_a_field_of_a_page_without_a_composer_stays_the_pages(browser, page, pinned_secret, site, name):
+@pytest.mark.usefixtures("pinned_secret")  # memory on everywhere, with a pinned memory that would go with a send
+def test_enter_in_a_field_of_a_page_without_a_composer_stays_the_pages(browser, page, site, name):
     page.add_init_script(RECORDER)
     page.goto(chat_url(site, name, sim=0))
     page.wait_for_function("() => window.__page !== undefined && document.readyState === 'complete'")
@@ -147,7 +134,8 @@ def test_enter_in_a_field_of_a_page_without_a_composer_stays_the_pages(browser, 
 
 
 @pytest.mark.parametrize(("site", "name"), SAVED, ids=[f"{s}-{n}" for s, n in SAVED])
-def test_every_other_field_of_every_saved_page_stays_the_pages(browser, page, pinned_secret, site, name):
+@pytest.mark.usefixtures("pinned_secret")
+def test_every_other_field_of_every_saved_page_stays_the_pages(browser, page, site, name):
     page.add_init_script(RECORDER)
     open_chat(page, site, name, reply="none")
     page.evaluate(ADD_FIELDS)

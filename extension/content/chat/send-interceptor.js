@@ -54,7 +54,7 @@
 
     onSubmit(e) {
       const form = this.adapter.formFrom(e.target);
-      if (form && this.byUsersClick(e)) this.intercept(e, { kind: "submit", form, submitter: e.submitter });
+      if (form && this.byUsersClick(e)) this.intercept(e, { kind: "submit", form });
     }
 
     // The submit a click on a submit button causes (its default action, or the site's
@@ -102,14 +102,12 @@
     }
 
     // The same gesture again, once, for the site to handle as its own: only the composer's
-    // own send button is clicked, only its form submitted (by the user's submitter).
+    // own send button is clicked, only the composer's form submitted.
     replay(trigger, editor) {
       this.replaying = true;
       try {
         if (trigger.kind === "submit" && trigger.form.isConnected) {
-          // By the button the user clicked, as the site would see it; never another one.
-          const { form, submitter } = trigger;
-          form.requestSubmit(submitter.isConnected && submitter.form === form ? submitter : null);
+          trigger.form.requestSubmit();
           return;
         }
         if (trigger.kind === "click") {
