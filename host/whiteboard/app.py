@@ -47,13 +47,13 @@ class App:
 
             open_at_start(self)
 
-    def forget_draft(self, key: str | None = None, sent: bool = False) -> None:
-        """Drop the vector of the tab's draft (chat.draft; every tab's when `key` is None): it
-        was `sent`, or the tab closed or left its site. Never opens the memory service for it,
-        nor loads memory's code (design §1)."""
+    def forget_draft(self, key: str | None = None) -> None:
+        """Drop the vector of the tab's draft (chat.draft; every tab's when `key` is None) at
+        once: it was sent, or the tab closed or left its site. Never opens the memory service
+        for it, nor loads memory's code (design §1)."""
         service = self.__dict__.get("_memory_service")
         if service is not None:
-            service.forget_draft(key, sent)
+            service.forget_draft(key)
 
     def close(self, timeout: float = 1.0) -> None:
         """At exit: write the usage counts still queued. Bounded, because the browser kills

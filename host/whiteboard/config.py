@@ -18,11 +18,34 @@ EXTENSION_ID = "bahaoeoalppkecdpddkhegpgkngpniel"
 FIREFOX_ADDON_ID = "whiteboard@whiteboard.local"
 
 
+# The directories named by the environment: the XDG base directories (the spec says a
+# relative one is invalid) and Whiteboard's own overrides.
+DIRECTORY_VARIABLES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR",
+                       "WHITEBOARD_CONFIG_DIR", "WHITEBOARD_DATA_DIR", "WHITEBOARD_RUNTIME_DIR")
+
+
+class RelativeDirectory(ValueError):
+    """A directory variable holds a relative path: files would go wherever Whiteboard runs from."""
+
+
+def check_directory_variables(env=None) -> None:
+    """RelativeDirectory for the first directory variable set to a relative path."""
+    env = os.environ if env is None else env
+    for name in DIRECTORY_VARIABLES:
+        value = env.get(name)
+        if value and not os.path.isabs(value):
+            raise RelativeDirectory(f"{name}={value[:200]!r} is a relative path: Whiteboard's files (and the browsers' "
+                                    f"host manifests) would go wherever it is started from. Make {name} an "
+                                    "absolute path, or unset it for the default.")
+
+
 def config_dir() -> Path:
+    check_directory_variables()
     return Path(os.environ.get("WHITEBOARD_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME))
 
 
 def data_dir() -> Path:
+    check_directory_variables()
     return Path(os.environ.get("WHITEBOARD_DATA_DIR") or platformdirs.user_data_dir(APP_NAME))
 
 
@@ -37,6 +60,27 @@ class Limits:
     summary_max_tokens: int = 800
     tail_messages: int = 3
     default_budget: int = 2000
+
+
+# What each limit may be set to (WHITEBOARD_<LIMIT>): a value outside fails the host's start
+# with a message naming the variable, not a session that can hold nothing or never expires.
+LIMIT_RANGES: dict[str, tuple[float, float]] = {
+    "max_messages": (1, 10_000), "max_session_bytes": (1024, 256 * 1024 * 1024), "max_sessions": (1, 10_000),
+    "ttl_seconds": (60, 30 * 24 * 3600), "cleanup_interval": (1, 24 * 3600), "summary_max_tokens": (16, 100_000),
+    "tail_messages": (0, 1000), "default_budget": (1, 200_000)}
+
+
+def _limit_from_env(name: str, raw: str, kind: type) -> int | float:
+    variable = f"WHITEBOARD_{name.upper()}"
+    low, high = LIMIT_RANGES[name]
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:  # also NaN, which compares false
+        noun = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{variable} must be {noun} from {low} to {high}, got {raw[:40]!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -56,12 +100,14 @@ class HostConfig:
         for f in fields(Limits):
             raw = env.get(f"WHITEBOARD_{f.name.upper()}")
             if raw:
-                overrides[f.name] = type(getattr(limits, f.name))(raw)
+                overrides[f.name] = _limit_from_env(f.name, raw, float if f.type == "float" else int)
         config = cls(limits=replace(limits, **overrides))
         if env.get("WHITEBOARD_INBOUND_CAP"):
-            cap = int(env["WHITEBOARD_INBOUND_CAP"])
+            raw = env["WHITEBOARD_INBOUND_CAP"]
+            cap = int(raw) if raw.strip().isdigit() else 0
             if not 0 < cap <= HARD_INBOUND_CAP:
-                raise ValueError(f"WHITEBOARD_INBOUND_CAP must be 1..{HARD_INBOUND_CAP}")
+                raise ValueError(f"WHITEBOARD_INBOUND_CAP must be a whole number of bytes from 1 to "
+                                 f"{HARD_INBOUND_CAP}, got {raw[:40]!r}")
             config = replace(config, inbound_cap=cap)
         if env.get("WHITEBOARD_ALLOWED_ORIGINS"):
             origins = tuple(o.strip() for o in env["WHITEBOARD_ALLOWED_ORIGINS"].split(",") if o.strip())

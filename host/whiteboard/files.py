@@ -33,18 +33,28 @@ def atomic_write(path: Path, text: str, mode: int = 0o644) -> str:
     except FileNotFoundError:
         outcome = "created"
     path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _synced_temp(path, data)
+    try:
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return outcome
+
+
+def _synced_temp(path: Path, data: bytes) -> Path:
+    """`data` in a new temp file beside `path` (mkstemp: exclusive, 0600), synced to disk."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return outcome
+    return Path(tmp)
 
 
 def write_private(path: Path, text: str) -> None:
@@ -69,6 +79,18 @@ def write_private(path: Path, text: str) -> None:
         atomic_write(path, text, 0o600)
     except OSError as exc:
         raise unwritable(exc, path) from None
+
+
+def create_private(path: Path, text: str) -> None:
+    """A new file only this user may read (an export of a conversation), whole or not at all:
+    the text goes to a new temp file beside it (mkstemp: exclusive, 0600), synced, then is
+    linked at `path`, which fails if anything is there (FileExistsError): nothing is ever
+    overwritten, and a full disk or a kill mid-write leaves no half file at `path`."""
+    tmp = _synced_temp(path, text.encode("utf-8"))
+    try:
+        os.link(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def remove_empty_dir(path: Path) -> None:

@@ -33,7 +33,7 @@ class SiteSettings:
 def check_site(site: str) -> str:
     """A host name like chatgpt.com, lowercased; BadRequest otherwise."""
     name = site.strip().lower().rstrip(".")
-    if not HOST_NAME.match(name):
+    if not HOST_NAME.fullmatch(name):
         raise BadRequest("site: must be a host name such as chatgpt.com")
     return name
 

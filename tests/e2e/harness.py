@@ -62,6 +62,7 @@ class ChatSite:
     read: str = "text"
     form: str | None = None
     more_pages: tuple[str, ...] = ()
+    share_paths: tuple[str, ...] = ()  # the table's sharePaths: shared and public conversations
 
 
 # Every site, the one place the tests map a site to its URLs and saved pages.
@@ -102,7 +103,7 @@ _TESTED = {
                     turns="[data-content=user-message], [data-content=ai-message]"),
 }
 SITES = {sid: ChatSite(id=sid, label=entry["label"], hosts=tuple(entry["hosts"]), start_url=entry["startUrl"],
-                       **_TESTED[sid])
+                       share_paths=tuple(entry["sharePaths"]), **_TESTED[sid])
          for sid, entry in _extension_sites().items()}
 SITE_IDS = list(SITES)
 SITE_URLS = {sid: site.url for sid, site in SITES.items()}
@@ -183,8 +184,15 @@ def launch(playwright, root: Path, headless: bool = True, register: bool = True,
     return context
 
 
+def page_file(name: str) -> Path:
+    """A saved page, or a written page of no composer (pages/no_composer: outside the selector
+    tables' checks, tests/e2e/test_only_the_composer.py)."""
+    saved = PAGES / f"{name}.html"
+    return saved if saved.exists() else PAGES / "no_composer" / f"{name}.html"
+
+
 def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
-    html = (PAGES / f"{name}.html").read_text(encoding="utf-8")
+    html = page_file(name).read_text(encoding="utf-8")
     if query.get("sim", ["1"])[0] == "0":
         return html
     attrs = f'data-site="{site}"'
@@ -209,7 +217,7 @@ def served(url: str, is_document: bool) -> tuple[str, str] | None:
     if parsed.path == "/__whiteboard_sim.js":
         return SIMULATOR.read_text(), "text/javascript"
     name = parsed.path.rstrip("/").rsplit("/", 1)[-1]
-    if not is_document or not (PAGES / f"{name}.html").exists():
+    if not is_document or not page_file(name).exists():
         return None
     return page_html(name, site, parse_qs(parsed.query)), "text/html; charset=utf-8"
 

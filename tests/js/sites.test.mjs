@@ -24,7 +24,21 @@ test("every site entry is complete and well-formed", () => {
     assert.equal(start.protocol, "https:");
     assert.ok(site.hosts.includes(start.hostname), `${id}: the start URL is on one of its hosts`);
     assert.equal(typeof site.enabled, "boolean");
+    // Every site has shared or public conversations: nothing there teaches long-term memory.
+    assert.ok(site.sharePaths.length > 0 && site.sharePaths.every((p) => /^\/[a-z]+\/$/.test(p)), `${id}: share paths`);
   }
+});
+
+test("a shared conversation's page is told by its path, a conversation's is not", () => {
+  const { isSharedPage } = W.sites;
+  assert.ok(isSharedPage("chatgpt", "/share/6708d9f0-5b7c-8008"));
+  assert.ok(isSharedPage("chatgpt", "/s/t_687668c701208191"));
+  assert.ok(isSharedPage("copilot", "/shares/CiDmc9pCLBUXWv6QLjVdD"));
+  assert.ok(isSharedPage("grok", "/Share/bGVnYWN5_bab69024"));
+  assert.ok(!isSharedPage("chatgpt", "/c/6708d9f0"));
+  assert.ok(!isSharedPage("chatgpt", "/shared-links"));
+  assert.ok(!isSharedPage("copilot", "/share"));
+  assert.ok(!isSharedPage("nosuchsite", "/share/x"));
 });
 
 test("a handoff goes to every enabled site but the current one, in table order", () => {

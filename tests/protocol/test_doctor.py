@@ -262,3 +262,18 @@ def test_doctor_names_a_launcher_that_refuses_the_firefox_add_on(target):
     launcher.write_text(launcher.read_text().replace(FIREFOX_ADDON_ID, "someone@else.org"))
     [check] = failed(diagnose(target, ORIGIN, ["firefox"])[0])
     assert "refused" in check.label and f"--extension-id {FIREFOX_ADDON_ID}" in check.fix
+
+
+def test_doctor_checks_each_extension_id_given(tmp_path):
+    """Issue 28: --extension-id was checked for its first id only; a second id the install
+    does not allow passed unseen."""
+    env = isolated_env(tmp_path)
+    whiteboard = str(Path(sys.executable).with_name("whiteboard"))
+    assert subprocess.run([whiteboard, "install", "--browser", "chromium", "--extension-id", EXTENSION_ID],
+                          env=env, capture_output=True, timeout=120).returncode == 0
+    both = subprocess.run([whiteboard, "doctor", "--browser", "chromium", "--extension-id", EXTENSION_ID,
+                           "--extension-id", OTHER_ID], env=env, capture_output=True, text=True, timeout=120)
+    assert both.returncode == 1, both.stdout
+    assert f"origin allowed: {ORIGIN}" in both.stdout
+    assert f"origin not allowed: chrome-extension://{OTHER_ID}/" in both.stdout
+    assert f"--extension-id {EXTENSION_ID} --extension-id {OTHER_ID}" in both.stdout  # the fix names both

@@ -143,3 +143,26 @@ def test_idle_connections_do_not_hide_the_host(root):
             for conn in idle:
                 conn.close()
         assert host.request("ping")["ok"]
+
+
+def test_a_write_that_fails_midway_leaves_no_file(root):
+    """Issue 28: the export was written straight into the new file, so a full disk (here a
+    file-size limit, the same failed write) left half a conversation behind."""
+    import resource
+    import signal
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails (EFBIG) instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+
+    env = isolated_env(root / "env")
+    target = root / "out" / "session.vbrief.json"
+    target.parent.mkdir()
+    with started(env):
+        cmd = [sys.executable, "-c", "import sys; from whiteboard.cli import main; sys.exit(main())",
+               "export", "--key", KEY, "-o", str(target)]
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60, preexec_fn=small_files)
+        assert out.returncode == 1 and "nothing was written" in out.stderr, out.stderr
+        assert list(target.parent.iterdir()) == []  # no half file, no temporary one
+        whole = whiteboard(env, "export", "--key", KEY, "-o", str(target))
+        assert whole.returncode == 0 and json.loads(target.read_text())["sessionSnapshot"]

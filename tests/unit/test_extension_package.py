@@ -7,6 +7,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from whiteboard.config import FIREFOX_ADDON_ID
 from whiteboard.install.extension import extension_dir, pack
 
@@ -66,3 +68,40 @@ def test_out_needs_a_browser(tmp_path):
     out = subprocess.run([WHITEBOARD, "extension", "pack", "--out", "x.zip"], capture_output=True, text=True,
                          timeout=60, cwd=tmp_path)
     assert out.returncode == 2 and "--browser" in out.stderr and not (tmp_path / "x.zip").exists()
+
+
+def small_extension(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "manifest.json").write_text(json.dumps({"manifest_version": 3, "version": "1.2.3"}))
+    (folder / "popup.js").write_text("// popup\n")
+    return folder
+
+
+def test_pack_never_follows_a_link_planted_at_a_temporary_name(tmp_path):
+    """Issue 28 item 5: the zip went through the fixed name .<out>.tmp, and a link planted
+    there had its target overwritten."""
+    folder = small_extension(tmp_path / "ext")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    out = tmp_path / "out" / "w.zip"
+    out.parent.mkdir()
+    (out.parent / f".{out.name}.tmp").symlink_to(victim)
+    pack(out, "chrome", folder)
+    assert victim.read_text() == "precious"
+    with zipfile.ZipFile(out) as zf:
+        assert sorted(zf.namelist()) == ["manifest.json", "popup.js"]
+    assert [p.name for p in out.parent.iterdir() if p.name.endswith(".tmp") and not p.is_symlink()] == []
+
+
+def test_pack_refuses_links_inside_the_extension(tmp_path):
+    """A link inside extension/ was packed with its target's bytes (any file the user can read)."""
+    folder = small_extension(tmp_path / "ext")
+    secret = tmp_path / "secret.key"
+    secret.write_text("KEY-MATERIAL")
+    (folder / "icon.png").symlink_to(secret)
+    (folder / "lib").symlink_to(tmp_path, target_is_directory=True)
+    out = tmp_path / "w.zip"
+    with pytest.raises(ValueError, match="symbolic links") as refused:
+        pack(out, "chrome", folder)
+    assert "icon.png" in str(refused.value) and "lib" in str(refused.value)
+    assert not out.exists() and not list(tmp_path.glob(".w.zip.*"))

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from whiteboard.config import EXTENSION_ID
+from whiteboard.install.launcher import launcher_env
 from whiteboard.install.manifest import (
     ManifestError,
     build_manifest,
@@ -16,6 +17,7 @@ from whiteboard.install.manifest import (
     validate_extension_id,
     write_manifest,
 )
+from whiteboard.server.origin import is_firefox_caller
 
 REPO = Path(__file__).resolve().parents[2]
 ORIGIN = f"chrome-extension://{EXTENSION_ID}/"
@@ -125,3 +127,16 @@ def test_each_kind_of_manifest_takes_only_its_own_callers(ids):
 def test_a_malformed_firefox_add_on_id_is_refused(bad):
     with pytest.raises(ValueError, match="name@domain"):
         validate_extension_id(bad)
+
+
+@pytest.mark.parametrize("caller", ["evil@x.com\n", "a" * 32 + "\n", "chrome-extension://" + "a" * 32 + "/\n",
+                                    "{01234567-89ab-cdef-0123-456789abcdef}\n"])
+def test_an_id_is_matched_whole_not_before_a_final_newline(caller):
+    """Issue 28: `$` matched before a final newline, so --extension-id $'evil@x.com\\n' was taken."""
+    with pytest.raises(ValueError):
+        validate_extension_id(caller)
+    assert not is_firefox_caller(caller)
+    with pytest.raises(ValueError):
+        build_manifest(Path("/opt/wb/host"), [caller], firefox=caller.startswith(("evil", "{")))
+    with pytest.raises(ValueError):
+        launcher_env([], {"WHITEBOARD_X\n": "1"})

@@ -128,3 +128,56 @@ def test_install_over_an_older_install_whose_python_is_gone(tmp_path):
     assert again.returncode == 0 and "updated" in again.stdout, again.stdout
     doctor = run(env, "doctor", "--browser", "chromium")
     assert doctor.returncode == 0 and "host answers ping through that path" in doctor.stdout, doctor.stdout
+
+
+def test_the_data_folder_is_created_private(tmp_path):
+    """Issue 28: the launcher's folder made the data folder 0755 though the docs say 0700."""
+    env = isolated_env(tmp_path)
+    assert run(env, "install", "--browser", "chromium").returncode == 0
+    assert Path(env["XDG_DATA_HOME"], "whiteboard").stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("variable", ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "WHITEBOARD_DATA_DIR"])
+@pytest.mark.parametrize("command", [("install", "--browser", "chromium"), ("doctor",)])
+def test_a_relative_directory_variable_is_refused(tmp_path, variable, command):
+    """Issue 28: a relative XDG_CONFIG_HOME wrote the manifest relative to the current folder
+    while doctor said ✓. Nothing is written anywhere."""
+    env = {**isolated_env(tmp_path), variable: "relative/dir"}
+    work = tmp_path / "cwd"
+    work.mkdir()
+    result = subprocess.run([WHITEBOARD, *command], capture_output=True, text=True, env=env, cwd=work, timeout=120)
+    assert result.returncode != 0
+    assert f"{variable}='relative/dir' is a relative path" in result.stderr and "absolute" in result.stderr
+    assert list(work.iterdir()) == []
+
+
+def test_purge_finds_a_host_of_this_vault_without_a_control_socket(tmp_path):
+    """Issue 28: purge looked for hosts by control socket only, so a host without one kept
+    writing into the deleted vault."""
+    env = with_user_data(tmp_path)
+    host = HostProcess(env={**env, "WHITEBOARD_CONTROL_SOCKET": "0"})
+    try:
+        assert host.request("ping")["ok"]
+        result = run(env, "uninstall", "--purge", "--yes")
+        assert result.returncode == 1 and f"host pid {host.proc.pid}" in result.stderr, result.stderr
+        assert vault_path(tmp_path).exists()
+    finally:
+        host.close()
+    done = run(env, "uninstall", "--purge", "--yes")  # its host gone: the purge goes through
+    assert done.returncode == 0, done.stderr
+    assert not vault_path(tmp_path).exists()
+    assert not Path(env["XDG_DATA_HOME"], "whiteboard", "hosts").exists()  # no stale lock left behind
+
+
+def test_purge_is_not_blocked_by_a_host_of_another_vault(tmp_path):
+    """Issue 28: another HOME's host (the same runtime folder, another data folder) blocked it."""
+    env = with_user_data(tmp_path / "mine")
+    other = isolated_env(tmp_path / "other", XDG_RUNTIME_DIR=env["XDG_RUNTIME_DIR"])
+    host = HostProcess(env=other)
+    try:
+        socket_of(host, other)
+        result = run(env, "uninstall", "--purge", "--yes")
+        assert result.returncode == 0, result.stderr
+        assert not vault_path(tmp_path / "mine").exists()
+    finally:
+        host.close()

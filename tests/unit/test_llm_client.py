@@ -8,7 +8,7 @@ import time
 import psutil
 import pytest
 
-from support.fake_openai import cut, fail, flood, garbage, hang, reply
+from support.fake_openai import Step, cut, fail, flood, garbage, hang, reply
 from whiteboard.llm.client import MAX_REPLY_BYTES, ChatClient
 from whiteboard.llm.endpoint import Endpoint, Timeouts
 from whiteboard.llm.errors import Cancelled, ModelUnavailable, ReplyTooLarge
@@ -222,6 +222,17 @@ def test_events_without_blank_lines_between_them(fake_openai):
 def test_a_stream_line_that_never_ends_is_capped(fake_openai):
     """Issue 12 item 5: 100 MB of SSE without a newline once held 385 MB; the partial line counts too."""
     fake_openai.script(flood(100_000_000))
+    call = client(fake_openai, timeouts=Timeouts(connect=2, read=10, total=60))
+    exc, grown = failure_and_peak_growth(lambda: list(call.stream(PROMPT)))
+    assert isinstance(exc, ReplyTooLarge) and exc.to_wire()["reason"] == "reply_too_large"
+    assert exc.code == "unavailable" and f"{MAX_REPLY_BYTES}" in str(exc)
+    assert_clean(exc)
+    assert grown < 64 * 1024 * 1024
+
+
+def failure_and_peak_growth(run) -> tuple[BaseException, int]:
+    """What `run()` raised (it must raise), and how far this process's RSS grew above where
+    it was at the start while it ran (sampled every 10 ms)."""
     process = psutil.Process()
     baseline = process.memory_info().rss
     peak = baseline
@@ -229,7 +240,7 @@ def test_a_stream_line_that_never_ends_is_capped(fake_openai):
 
     def call() -> None:
         try:
-            list(client(fake_openai, timeouts=Timeouts(connect=2, read=10, total=60)).stream(PROMPT))
+            run()
         except BaseException as exc:  # noqa: BLE001 - handed to the test thread
             failure.append(exc)
 
@@ -239,7 +250,33 @@ def test_a_stream_line_that_never_ends_is_capped(fake_openai):
         peak = max(peak, process.memory_info().rss)
         worker.join(0.01)
     [exc] = failure
-    assert isinstance(exc, ReplyTooLarge) and exc.to_wire()["reason"] == "reply_too_large"
-    assert exc.code == "unavailable" and f"{MAX_REPLY_BYTES}" in str(exc)
+    return exc, peak - baseline
+
+
+def gzip_bomb(prefix: bytes, size: int) -> bytes:
+    """`prefix` and `size` bytes of "x" without a newline, gzip-compressed (about 1000:1)."""
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    piece = b"x" * (1 << 20)
+    parts = [packer.compress(prefix)] + [packer.compress(piece) for _ in range(size // len(piece))]
+    return b"".join([*parts, packer.flush()])
+
+
+@pytest.mark.parametrize("streaming", [True, False], ids=["streamed", "whole"])
+def test_a_compressed_reply_cannot_exhaust_memory(fake_openai, streaming):
+    """Issue 28 item 3: 46 KB of gzip expanding to one 1000 MiB line took the host to 4.24 GB,
+    the cap counting compressed bytes. The client asks for no encoding and refuses an encoded
+    body unread; nothing is decompressed."""
+    prefix = b"data: " if streaming else b'{"choices": [{"message": {"content": "'
+    bomb = gzip_bomb(prefix, 256 << 20)
+    assert len(bomb) < 512 * 1024
+    fake_openai.script(Step(body=bomb, content_type="text/event-stream" if streaming else "application/json",
+                            headers={"Content-Encoding": "gzip"}))
+    call = client(fake_openai, timeouts=Timeouts(connect=2, read=10, total=60))
+    exc, grown = failure_and_peak_growth(lambda: list(call.stream(PROMPT)) if streaming else call.complete(PROMPT))
+    assert isinstance(exc, ModelUnavailable) and "gzip" in str(exc)
     assert_clean(exc)
-    assert peak - baseline < 64 * 1024 * 1024
+    assert grown < 32 * 1024 * 1024
+    [req] = fake_openai.chat_requests()
+    assert req.headers["accept-encoding"] == "identity"

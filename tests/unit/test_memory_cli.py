@@ -47,6 +47,21 @@ def test_list_search_show(cli):
     assert missing.exit_code == 1 and "no memory mem_0000000000000000" in missing.output
 
 
+def test_edit_with_rev_never_overwrites_an_edit_made_elsewhere(cli):
+    """Issue 28: `memories edit` had no --rev, so it overwrote what the extension changed meanwhile."""
+    [a] = seed("Prefers TypeScript")
+    seen = int(cli("show", a).output.split("revision:")[1].split()[0])
+    service = MemoryService()
+    service.update(a, "Prefers TypeScript and Go")  # the memory manager, meanwhile
+    service.close()
+    stale = cli("edit", a, "Prefers Rust", "--rev", str(seen))
+    assert stale.exit_code == 1 and f"changed since revision {seen}" in stale.output
+    assert "text:        Prefers TypeScript and Go" in cli("show", a).output
+    current = int(cli("show", a).output.split("revision:")[1].split()[0])
+    assert cli("edit", a, "Prefers Rust", "--rev", str(current)).exit_code == 0
+    assert "text:        Prefers Rust" in cli("show", a).output
+
+
 def test_edit_keeps_old_text_and_delete_asks(cli):
     [a] = seed("Prefers TypeScript")
     assert cli("edit", a, "Prefers Rust", "--type", "skill").exit_code == 0

@@ -222,8 +222,38 @@ def test_a_draft_arriving_just_after_its_tabs_send_is_not_kept():
     before it is handled. That draft must not stay behind the send."""
     clock = Clock()
     drafts = DraftVectors(Embed(), clock=clock)
-    drafts.drop("k:1", sent=True)
+    drafts.drop("k:1")
     assert drafts.offer("k:1", DRAFT, "toy") == "sent"
     assert drafts.offer("k:2", DRAFT, "toy") == "queued"  # another tab is not concerned
     clock.now += D.SENT_GRACE_SECONDS + 0.1
     assert drafts.offer("k:1", DRAFT + " again", "toy") == "queued"  # the next draft, typed after
+
+
+def test_a_draft_arriving_just_after_its_tabs_session_is_cleared_is_not_kept():
+    """Issue 28 item 7: a draft still on the worker pool when session.clear was answered kept
+    its vector up to 60 s after the tab closed."""
+    clock = Clock()
+    drafts = DraftVectors(Embed(), clock=clock)
+    drafts.offer("k:1", DRAFT, "toy")
+    ready(drafts, "k:1", DRAFT)
+    drafts.drop("k:1")  # session.clear: the tab closed
+    assert drafts.counts() == (0, 0)
+    assert drafts.offer("k:1", DRAFT, "toy") == "sent"  # the late one: nothing kept
+    assert drafts.counts() == (0, 0)
+
+
+def test_only_the_embedded_start_of_a_draft_is_kept_and_all_drafts_are_capped():
+    """Issue 28 item 7: drafts kept their whole text (up to 2 M characters) though only the
+    first 300 are embedded; 64 tabs took the host from 116 to 441 MB."""
+    hold = threading.Event()
+    embed = Embed(hold=hold)
+    drafts = DraftVectors(embed)
+    long_draft = DRAFT + " " + "z" * 2_000_000
+    states = [drafts.offer(f"k:{i}", long_draft + str(i), "toy") for i in range(64)]
+    assert states.count("busy") == 64 - D.MAX_PENDING - 1  # one running, MAX_PENDING waiting
+    held = sum(len(t) for t in drafts._pending.values()) + len(drafts._running[1])
+    assert held <= (D.MAX_PENDING + 1) * D.KEPT_CHARS
+    hold.set()
+    found = ready(drafts, "k:0", long_draft + "0")  # the send's full text finds its start's vector
+    assert found.vector[0] == D.KEPT_CHARS and all(len(t) <= D.KEPT_CHARS for t in embed.calls)
+    assert all(len(v.text) <= D.KEPT_CHARS for v in drafts._ready.values())

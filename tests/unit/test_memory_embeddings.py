@@ -109,6 +109,22 @@ def test_trickling_endpoint_is_cut_at_the_request_deadline_not_per_read(fake_ope
     assert time.monotonic() - started < 1.8
 
 
+def test_a_compressed_body_is_refused_unread(fake_openai):
+    """Issue 28: the body cap counted inflated bytes only after httpx inflated a whole read
+    (a few KB of gzip are hundreds of MB): no encoding is asked for, and one that comes is refused."""
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    bomb = packer.compress(b"x" * (64 << 20)) + packer.flush()
+    fake_openai.script(Step(body=bomb, content_type="application/json", headers={"Content-Encoding": "gzip"}),
+                       path=EMBEDDINGS_PATH)
+    embedder = RemoteEmbedder(EmbedConfig(fake_openai.base_url, "embed-fake", query_timeout=5.0))
+    with pytest.raises(EmbedFailed, match="gzip-encoded"):
+        embedder.embed_queries(["typescript tips"])
+    [req] = [r for r in fake_openai.requests if r.path == EMBEDDINGS_PATH]
+    assert req.headers["accept-encoding"] == "identity"
+
+
 def test_requests_share_one_connection(fake_openai):
     """A client per request built a TLS context each time (20-70 ms on this machine, a
     quarter of a 16-memory batch's whole time against a local endpoint) and a connection."""

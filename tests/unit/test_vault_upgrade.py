@@ -177,3 +177,36 @@ def test_a_vault_from_a_newer_release_is_refused_unchanged(old):
         Vault.open(db, key)
     assert err.value.reason == "newer_vault" and "999_from_the_future" in err.value.message
     assert {p.name: sha256(p) for p in db.parent.iterdir()} == before
+
+
+def open_descriptors() -> int:
+    import os
+
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.parametrize(("lie", "reason"), [
+    ("INSERT INTO _migrations (name, applied_at) VALUES (NULL, 0)", "damaged"),
+    ("INSERT INTO _migrations (name, applied_at) VALUES (x'3432', 0)", "damaged"),
+    ("INSERT INTO _migrations (name, applied_at) VALUES ('', 0)", "damaged"),
+    ("DROP TABLE _migrations", "damaged"),
+    ("INSERT INTO _migrations (name, applied_at) VALUES ('999_from_the_future', 0)", "newer_vault"),
+], ids=["null", "blob", "empty", "dropped", "newer"])
+def test_a_lying_migrations_table_is_refused_and_every_failed_open_closes(old, lie, reason):
+    """Issue 28 item 6: a NULL name or a dropped table answered `internal` on every memory
+    request and leaked a connection each time (about 100 descriptors over 1,000 requests)."""
+    db, key = old
+    conn = sqlite3.connect(db)
+    conn.execute(lie)
+    conn.commit()
+    conn.close()
+    before = {p.name: sha256(p) for p in db.parent.iterdir()}
+    with pytest.raises(VaultUnavailable) as err:
+        Vault.open(db, key)
+    assert err.value.reason == reason, err.value.message
+    descriptors = open_descriptors()
+    for _ in range(50):
+        with pytest.raises(VaultUnavailable):
+            Vault.open(db, key)
+    assert open_descriptors() <= descriptors
+    assert {p.name: sha256(p) for p in db.parent.iterdir()} == before  # refused unchanged

@@ -24,12 +24,18 @@
       return found.find(structure.isShown) || found[0] || null;
     }
 
+    // The site's composer form its selectors find, where the structural fallbacks are
+    // anchored (structure.js): none outside it when there is one.
+    composerForm() {
+      return first(document, this.sel.form);
+    }
+
     // The composer the user pressed Enter in: its selectors' match, or (only when they find
-    // no composer on the page at all) an editable element inside a composer area.
+    // no composer on the page at all) the page's structural composer (structure.js).
     editorFrom(target) {
       const found = closest(target, this.sel.editor);
       if (found || this.findEditor()) return this.seen.editor(found);
-      return this.seen.editor(structure.editorAt(target), true);
+      return this.seen.editor(structure.editorAt(target, this.composerForm()), true);
     }
 
     // The composer that goes with a clicked send button or a submitted form: the one in its
@@ -37,13 +43,14 @@
     editorFor(element) {
       const area = structure.areaOf(element);
       const near = area && first(area, this.sel.editor);
-      return this.seen.editor(near || this.findEditor()) || this.seen.editor(structure.editorNear(element), true);
+      return this.seen.editor(near || this.findEditor()) ||
+             this.seen.editor(structure.editorNear(element, this.composerForm()), true);
     }
 
     // The send button; with `editor`, the structural fallback next to it when the selectors miss.
     findSendButton(editor = null) {
       const found = first(document, this.sel.sendButton);
-      return found || (editor ? structure.sendButtonNear(editor) : null);
+      return found || (editor ? structure.sendButtonNear(editor, this.composerForm()) : null);
     }
 
     // Runs on every click on the page: one outside any button is nothing, found at once.
@@ -51,8 +58,9 @@
       const found = closest(target, this.sel.sendButton);
       if (found) return found;
       if (!structure.inButton(target) || any(document, this.sel.sendButton) || this.isStreaming()) return null; // mid-reply: the stop button
-      const editor = this.findEditor() || structure.editorNear(target);
-      const button = editor && structure.sendButtonNear(editor);
+      const form = this.composerForm();
+      const editor = this.findEditor() || structure.editorNear(target, form);
+      const button = editor && structure.sendButtonNear(editor, form);
       return button && button.contains(target) ? this.seen.sendButton(button, true) : null;
     }
 
@@ -60,7 +68,7 @@
       const form = closest(target, this.sel.form);
       if (form) return form === target ? form : null;
       if (!(target instanceof HTMLFormElement) || any(document, this.sel.form)) return null;
-      return structure.editorNear(target) ? target : null; // a form holding a composer
+      return structure.editorNear(target) ? target : null; // a form holding the structural composer
     }
 
     // The messages shown, in page order: [{el, role, text}].
@@ -114,7 +122,8 @@
     noteSend() {
       const editor = this.seen.lastEditor;
       const found = any(document, this.sel.sendButton);
-      this.seen.atSend(found ? "found" : editor && structure.sendButtonNear(editor) ? "fallback" : "missing");
+      const fallback = editor && structure.sendButtonNear(editor, this.composerForm());
+      this.seen.atSend(found ? "found" : fallback ? "fallback" : "missing");
     }
 
     // The send went to the site (replayed): its message should be shown from now on.

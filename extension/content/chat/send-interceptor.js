@@ -101,7 +101,8 @@
       this.adapter.noteSent();
     }
 
-    // The same gesture again, once, for the site to handle as its own.
+    // The same gesture again, once, for the site to handle as its own: only the composer's
+    // own send button is clicked, only the composer's form submitted.
     replay(trigger, editor) {
       this.replaying = true;
       try {

@@ -18,7 +18,8 @@
     // answer_by: past it the draft goes unchanged, so a late host must not use up selections.
     const reply = W.host.request({ type: "chat.prepare_send", site: W.page.hostname, draft,
                                    conversation_new: adapter.conversationIsNew(), budget: W.page.settings.budget,
-                                   memories, answer_by: (Date.now() + left(deadline)) / 1000 },
+                                   memories, answer_by: (Date.now() + left(deadline)) / 1000,
+                                   learn: !W.sites.isSharedPage(adapter.site, location.pathname) },
                                  { timeoutMs: left(deadline) });
     try {
       adapter.noteSend(); // while the host works (off the send's path); the draft is still in

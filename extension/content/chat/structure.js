@@ -1,7 +1,10 @@
 // Structural fallbacks for a redesign (design §9): when a role's selectors find nothing, the
-// composer is the editable element the user acted in inside the site's composer area, and
-// the send button the enabled submit-like button next to it, so interception and injection
-// keep working on markup no selector knows. Shape only: no class names, no text.
+// composer is the page's one composer-shaped editable, anchored at the site's composer form
+// when its selectors find that (docs/extension.md, "Hostile pages"), and the send button the
+// enabled submit-like button of its area, so interception and injection keep working on
+// markup no selector knows. Never "the only field of any area": a field in a dialog, a menu,
+// navigation or a list (settings, feedback, a rename) is not a composer, nor is any field
+// when the page has several candidates. Shape only: no class names, no text.
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.structure) return;
@@ -48,28 +51,48 @@
                                                           !f.parentElement?.isContentEditable && shown(f));
   }
 
-  // The editable the user pressed Enter in, when it is the one field of a composer area.
-  function editorAt(node) {
-    const editor = editableAt(node);
-    const area = editor && areaOf(editor);
-    return area && soleField(editor, area) ? editor : null;
-  }
+  // Where no composer is: dialogs (settings, feedback), popovers, menus, navigation, side
+  // panels, headers, lists (a conversation renamed in place) and search boxes.
+  const NOT_COMPOSER = ["dialog", "[popover]", "nav", "aside", "header", "li",
+    ...["dialog", "alertdialog", "navigation", "complementary", "banner", "menu", "menubar", "listbox", "tree",
+        "treegrid", "grid", "search"].map((role) => `[role="${role}"]`), '[aria-modal="true"]'].join(", ");
 
-  // The first usable editable in the composer area around `node` (a clicked button, a form).
-  function editorNear(node) {
-    const area = areaOf(node);
-    if (!area) return null;
-    for (const el of area.querySelectorAll(EDITABLE)) {
+  // The area a structural composer sends from: the site's composer form when it holds it.
+  const areaFor = (editor, form) => (form && form.contains(editor) ? form : areaOf(editor));
+
+  // The structural composer: inside the site's composer form when its selectors find one,
+  // else anywhere outside NOT_COMPOSER; the sole field of its area; and the only such
+  // editable on the page (two candidates: none is taken).
+  function composer(form) {
+    const found = new Set();
+    for (const el of (form || document).querySelectorAll(EDITABLE)) {
       const editor = editableAt(el);
-      if (editor) return soleField(editor, area) ? editor : null;
+      if (!editor || found.has(editor) || (!form && editor.closest(NOT_COMPOSER))) continue;
+      const area = areaFor(editor, form);
+      if (area && soleField(editor, area)) found.add(editor);
+      if (found.size > 1) return null;
     }
-    return null;
+    return found.size === 1 ? [...found][0] : null;
   }
 
-  // The enabled submit-like button next to `editor`: its area's submit button, else the
-  // area's last enabled button after the editor (where every chat site puts Send).
-  function sendButtonNear(editor) {
-    const area = editor && areaOf(editor);
+  // The structural composer when the user pressed Enter (or typed) in it.
+  function editorAt(node, form = null) {
+    const editor = editableAt(node);
+    return editor && editor === composer(form) ? editor : null;
+  }
+
+  // The structural composer when `node` (a clicked button, a submitted form) is in its area.
+  function editorNear(node, form = null) {
+    const el = elementOf(node);
+    const editor = el && composer(form);
+    return editor && areaFor(editor, form)?.contains(el) ? editor : null;
+  }
+
+  // The enabled submit-like button next to `editor`: its area's (the site's composer form's)
+  // submit button, else the area's last enabled button after the editor (where every chat
+  // site puts Send).
+  function sendButtonNear(editor, form = null) {
+    const area = editor && areaFor(editor, form);
     if (!area) return null;
     const buttons = [...area.querySelectorAll(BUTTON)].filter((b) => enabled(b) && !editor.contains(b));
     const submit = buttons.find((b) => b.matches('button[type="submit"]') || (b.matches("button:not([type])") && b.form));

@@ -57,7 +57,10 @@
       for (const t of fresh) this.captured.add(t.el); // claimed now, so overlapping syncs never repeat a turn
       const batch = fresh.length > MAX_TURNS ? [fresh[0], ...fresh.slice(1 - MAX_TURNS)] : fresh;
       const turns = batch.map((t) => ({ role: t.role, content: t.text.slice(0, MAX_CHARS) }));
-      const reply = await W.host.request({ type: "chat.attach", site: W.page.hostname, turns }, { timeoutMs });
+      // Only the user's own words teach the memory: what the page showed before the user's
+      // first send here, and anything on a shared conversation's page, is context only.
+      const learn = this.adapter.seen.sends > 0 && !W.sites.isSharedPage(this.adapter.site, location.pathname);
+      const reply = await W.host.request({ type: "chat.attach", site: W.page.hostname, turns, learn }, { timeoutMs });
       if (!reply.ok) for (const t of fresh) this.captured.delete(t.el); // try again with the next sync
       return reply.ok;
     }

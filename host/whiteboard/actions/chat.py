@@ -72,12 +72,12 @@ def memory_parts(app, req: chat.ChatPrepareSend, room: int, state: bool | None) 
     full text only, or none). Never fails the send, nor holds it up behind the vault
     (MemoryService.turn). The tab's draft vector (chat.draft) goes."""
     if not req.memories or state is False:
-        app.forget_draft(req.key, sent=True)
+        app.forget_draft(req.key)
         return [], None
     from ..memory import hub
 
     result = hub.recall_for_send(app, memory_site(req.key), req.draft, room, key=req.key)
-    app.forget_draft(req.key, sent=True)
+    app.forget_draft(req.key)
     if not result.block:
         return [], result.note
     return [Block("memory", result.block, len(result.memories), tuple(m.id for m in result.memories))], result.note
@@ -152,7 +152,8 @@ def prepare_send(req: chat.ChatPrepareSend, ctx) -> chat.ChatPrepareSendReply:
         had_earlier = any(m.seq not in pending_seqs for m in session.all_messages())
         recorded_seq = None
         if filtered.text.strip():
-            session = app.sessions.add(req.key, "user", filtered.text, "chat", redacted=filtered.kinds)
+            session = app.sessions.add(req.key, "user", filtered.text, "chat", redacted=filtered.kinds,
+                                       learn=req.learn)
             recorded_seq = session.messages[-1].seq
         count = session.count
     if recorded_seq is not None:
@@ -220,7 +221,7 @@ def attach(req: chat.ChatAttach, ctx) -> chat.ChatAttachReply:
         for role, text, kinds in cleaned:
             seen[(role, _same(text))] += 1
             if seen[(role, _same(text))] > held[(role, _same(text))]:
-                session = app.sessions.add(req.key, role, text, "chat", redacted=kinds)
+                session = app.sessions.add(req.key, role, text, "chat", redacted=kinds, learn=req.learn)
                 recorded += 1
         count = session.count if session else 0
     state = memory_state(app, req.key)

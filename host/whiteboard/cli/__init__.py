@@ -8,12 +8,17 @@ import pkgutil
 import click
 
 from .. import version
+from ..config import RelativeDirectory, check_directory_variables
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version(), prog_name="whiteboard")
 def main() -> None:
     """Whiteboard: privacy-first memory for AI chats."""
+    try:
+        check_directory_variables()
+    except RelativeDirectory as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _load_commands() -> None:

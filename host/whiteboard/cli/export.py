@@ -11,7 +11,6 @@ new file readable by you alone with -o.
 from __future__ import annotations
 
 import json
-import os
 import socket
 import sys
 from datetime import datetime
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from ..files import create_private
 from ..protocol.framing import HEADER, read_frame
 from ..server.control import MAX_REPLY, runtime_dir, sockets_by_pid
 from . import main
@@ -151,12 +151,12 @@ def _write(text: str, output: Path | None) -> None:
         sys.stdout.flush()
         return
     try:
-        # A new file only: an export holds the conversation; never overwrite or widen something.
-        fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        # A new file only, written whole: an export holds the conversation; never overwrite or
+        # widen something, never leave half of it.
+        create_private(output, text)
     except FileExistsError:
         raise click.ClickException(f"{output} already exists; choose a new file name") from None
     except OSError as exc:
-        raise click.ClickException(f"cannot create {output}: {exc.strerror}") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
+        raise click.ClickException(f"cannot create {output}: {exc.strerror or type(exc).__name__}; "
+                                   "nothing was written") from None
     click.echo(f"wrote {output}", err=True)

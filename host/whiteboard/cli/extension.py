@@ -40,5 +40,8 @@ def pack_command(browser: str | None, out: Path | None) -> None:
         raise click.UsageError("--out names one zip: say which with --browser chrome or --browser firefox")
     folder = bundled_extension()
     for name in [browser] if browser else PACKS:
-        written = pack(out or Path(f"whiteboard-{version()}-{name}.zip"), name, folder)
+        try:
+            written = pack(out or Path(f"whiteboard-{version()}-{name}.zip"), name, folder)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
         click.echo(f"{name.capitalize()}: {written.resolve()}")

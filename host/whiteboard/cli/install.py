@@ -226,16 +226,16 @@ def desktop_app_checks() -> list[Check]:
 def doctor_command(browsers, system, extension_ids, user_data_dir, timeout):
     """Check each browser can reach the host; exit 1 if something you need is broken."""
     ids = with_bundled_ids(extension_ids)
-    origin = origin_for(next(i for i in ids if not is_firefox_caller(i)))
-    firefox_origin = next(i for i in ids if is_firefox_caller(i))
+    origins = [origin_for(i) for i in ids if not is_firefox_caller(i)]  # each id given is checked
+    firefox_origin = [i for i in ids if is_firefox_caller(i)]
     sym = _symbols()
     if user_data_dir is not None:
-        reports = [diagnose_profile(user_data_dir, origin, timeout)]
+        reports = [diagnose_profile(user_data_dir, origins, timeout)]
     else:
         target = Target(Platform.current(), system=system)
         chosen = _selected(browsers, []) or None
         try:
-            reports = diagnose(target, origin, chosen, timeout=timeout, firefox_origin=firefox_origin)
+            reports = diagnose(target, origins, chosen, timeout=timeout, firefox_origin=firefox_origin)
         except InstallError as exc:
             raise click.ClickException(str(exc)) from None
     for report in reports:

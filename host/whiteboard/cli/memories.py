@@ -93,7 +93,8 @@ def show_cmd(memory_id: str) -> None:
                f"tags:        {', '.join(m.tags) or '-'}\nkeywords:    {', '.join(m.keywords) or '-'}\n"
                f"confidence:  {m.confidence:.2f}\nsite:        {m.site or '-'}\ncreated:     {stamp(m.created_at)}\n"
                f"updated:     {stamp(m.updated_at)}\nused:        {m.usage_count} times, last {stamp(m.last_used_at)}\n"
-               f"pinned:      {stamp(m.pinned_at) if m.pinned else 'no'}\norigin:      {m.origin or 'live chat'}")
+               f"pinned:      {stamp(m.pinned_at) if m.pinned else 'no'}\norigin:      {m.origin or 'live chat'}\n"
+               f"revision:    {m.rev}")
     for old in m.old_texts:
         click.echo(f"earlier ({stamp(old.replaced_at)}): {old.text}")
 
@@ -102,7 +103,9 @@ def show_cmd(memory_id: str) -> None:
 @click.argument("memory_id")
 @click.argument("text", required=False)
 @click.option("--type", "type_", type=click.Choice(MEMORY_TYPES), help="Change the type too.")
-def edit_cmd(memory_id: str, text: str | None, type_: str | None) -> None:
+@click.option("--rev", type=click.IntRange(min=0), help="Only if the memory is still at this revision (`show` "
+              "prints it): an edit made elsewhere since is not overwritten.")
+def edit_cmd(memory_id: str, text: str | None, type_: str | None, rev: int | None) -> None:
     """Give a memory new TEXT ("-" reads it from standard input); the old text is kept
     for undo. (No $EDITOR: an editor's temporary file would hold the text on disk.)"""
     if text is None and type_ is None:
@@ -110,7 +113,7 @@ def edit_cmd(memory_id: str, text: str | None, type_: str | None) -> None:
     if text == "-":
         text = sys.stdin.read().strip()
     with vault_service() as service:
-        updated = service.update(memory_id, redact(text).text if text is not None else None, type=type_)
+        updated = service.update(memory_id, redact(text).text if text is not None else None, rev=rev, type=type_)
     click.echo(line(updated))
 
 

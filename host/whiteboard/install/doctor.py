@@ -10,6 +10,7 @@ the user may not want Whiteboard there.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,12 +49,14 @@ class Report:
         return bool(self.checks) and all(c.ok for c in self.checks)
 
 
-def check_manifest(path: Path, origin: str, *, reinstall: str, reinstall_with_id: str, timeout: float = 10.0,
-                   windows: bool = os.name == "nt", firefox: bool = False) -> list[Check]:
-    """Every check for one manifest file, stopping where later checks cannot mean anything.
+def check_manifest(path: Path, origin: str | Sequence[str], *, reinstall: str, reinstall_with_id: str,
+                   timeout: float = 10.0, windows: bool = os.name == "nt", firefox: bool = False) -> list[Check]:
+    """Every check for one manifest file, stopping where later checks cannot mean anything;
+    the caller's checks (allowed, the host answering it) for each caller in `origin`.
 
     `reinstall` is the command that rewrites it; `reinstall_with_id` the one that also
-    allows the expected extension id."""
+    allows the expected extension ids."""
+    origins = [origin] if isinstance(origin, str) else list(origin)
     try:
         data = read_manifest(path)
     except ManifestError as exc:
@@ -68,6 +71,18 @@ def check_manifest(path: Path, origin: str, *, reinstall: str, reinstall_with_id
     host = data["path"]
     runnable = _path_checks(host, windows, reinstall)
     checks += runnable
+    for caller in origins:
+        checks += _caller_checks(path, data, caller, runnable, reinstall=reinstall, reinstall_with_id=reinstall_with_id,
+                                 timeout=timeout, windows=windows, firefox=firefox)
+    return checks
+
+
+def _caller_checks(path: Path, data: dict, origin: str, runnable: list[Check], *, reinstall: str,
+                   reinstall_with_id: str, timeout: float, windows: bool, firefox: bool) -> list[Check]:
+    """Whether the manifest allows `origin`, and whether the host answers a ping as it."""
+    field = allowed_field(firefox)
+    host = data["path"]
+    checks = []
     allowed = origin in data[field]
     checks.append(Check(True, f"origin allowed: {origin}") if allowed else Check(
         False, f"origin not allowed: {origin} (manifest allows {', '.join(data[field])})",
@@ -111,20 +126,22 @@ def _by_hand(host: str, origin: str, windows: bool, manifest: Path | None = None
     return f'"{host}" {args} < NUL' if windows else f"'{host}' {args} < /dev/null"
 
 
-def diagnose(target: Target, origin: str, browsers: list[str] | None = None, *,
+def diagnose(target: Target, origin: str | Sequence[str], browsers: list[str] | None = None, *,
              registry: Registry | None = None, timeout: float = 10.0,
-             firefox_origin: str = FIREFOX_ADDON_ID) -> list[Report]:
+             firefox_origin: str | Sequence[str] = FIREFOX_ADDON_ID) -> list[Report]:
     """One report per browser: checked if registered; a warning if installed but not
     registered; skipped if neither. Browsers named explicitly must be registered.
-    `origin` is the Chrome family's caller, `firefox_origin` Firefox's add-on id."""
+    `origin` is the Chrome family's caller (or callers: each is checked), `firefox_origin`
+    Firefox's add-on id (or ids)."""
     explicit = browsers is not None
     detected = set(detected_browsers(target))
     reports = []
     for key in browsers or list(BROWSERS):
         b = BROWSERS[key]
-        caller = firefox_origin if b.firefox else origin
+        given = firefox_origin if b.firefox else origin
+        caller = [given] if isinstance(given, str) else list(given)
         reinstall = f"whiteboard install --browser {key}" + (" --system" if target.system else "")
-        with_id = f"{reinstall} --extension-id {extension_id_of(caller)}"
+        with_id = reinstall + "".join(f" --extension-id {extension_id_of(c)}" for c in caller)
         manifest, location = _locate(target, b, registry)
         report = Report(key, b.label, location)
         if manifest is None:
@@ -159,11 +176,12 @@ def _locate(target: Target, browser, registry: Registry | None) -> tuple[Path | 
     return None, f"{target.registry_hive}\\{keys[0]}"
 
 
-def diagnose_profile(user_data_dir: Path, origin: str, timeout: float = 10.0) -> Report:
-    """Check what `register_for_profile` wrote (what `--user-data-dir=X` reads)."""
+def diagnose_profile(user_data_dir: Path, origin: str | Sequence[str], timeout: float = 10.0) -> Report:
+    """Check what `register_for_profile` wrote (what `--user-data-dir=X` reads), for each caller."""
     path = Path(user_data_dir).resolve() / "NativeMessagingHosts" / MANIFEST_FILE
     report = Report("profile", f"profile {user_data_dir}", str(path))
-    call = f"whiteboard.install.register_for_profile({str(user_data_dir)!r}, {extension_id_of(origin)!r})"
+    first = origin if isinstance(origin, str) else origin[0]
+    call = f"whiteboard.install.register_for_profile({str(user_data_dir)!r}, {extension_id_of(first)!r})"
     report.checks = check_manifest(path, origin, reinstall=call, reinstall_with_id=call, timeout=timeout)
     return report
 

@@ -7,6 +7,8 @@ at build time); an editable install finds the checkout's extension/ next to host
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -53,17 +55,28 @@ def pack(out: Path, browser: str = "chrome", folder: Path | None = None) -> Path
     if browser not in PACKS:
         raise ValueError(f"no pack for {browser!r}: choose from {', '.join(PACKS)}")
     folder = folder or extension_dir()
-    files = sorted(p for p in folder.rglob("*")
-                   if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    entries = [p for p in folder.rglob("*") if not any(part.startswith(".") for part in p.relative_to(folder).parts)]
+    # A link would pack whatever it points at (outside the extension, perhaps): none is packed.
+    links = sorted(p.relative_to(folder).as_posix() for p in entries if p.is_symlink())
+    if links:
+        raise ValueError(f"the extension folder {folder} holds symbolic links ({', '.join(links[:5])}); "
+                         "replace them with the files themselves: nothing is packed through a link")
+    files = sorted(p for p in entries if p.is_file())
     manifest = (json.dumps(store_manifest(folder, browser), indent=2) + "\n").encode()
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in files:
-            name = path.relative_to(folder).as_posix()
-            info = zipfile.ZipInfo(name, ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, manifest if name == "manifest.json" else path.read_bytes())
-    tmp.replace(out)
+    # A new file of a fresh name (O_EXCL): a link planted at a fixed temporary name is never followed.
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in files:
+                name = path.relative_to(folder).as_posix()
+                info = zipfile.ZipInfo(name, ZIP_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                zf.writestr(info, manifest if name == "manifest.json" else path.read_bytes())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     return out

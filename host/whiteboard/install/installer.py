@@ -53,6 +53,8 @@ def install(target: Target, browsers: list[str], extension_ids: list[str], *, ke
         # Keep callers the manifests of ours that this install does not rewrite still allow
         # (on Windows the Chrome family shares one file: the ids given now are its ids).
         kept = _allowed_now(target, skip={target.manifest_path(BROWSERS[b]) for b in browsers})
+        if not target.system:  # the launcher's folder is the data folder: private (docs/memory.md)
+            target.platform.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         action = _write_launcher(launcher, python or default_python(), sorted(kept | set(origins)))
         changes.append(Change("", action, "launcher", str(launcher)))
         if target.windows:

@@ -31,7 +31,7 @@ def default_python() -> str:
 def launcher_env(origins: list[str], extra: Mapping[str, str] | None = None) -> dict[str, str]:
     env = {"WHITEBOARD_ALLOWED_ORIGINS": ",".join(sorted(origins))}
     for name, value in (extra or {}).items():
-        if not ENV_NAME_RE.match(name):
+        if not ENV_NAME_RE.fullmatch(name):
             raise ValueError(f"{name!r} is not a valid environment variable name")
         env[name] = value
     return env

@@ -27,7 +27,7 @@ class ManifestError(Exception):
 
 def validate_extension_id(extension_id: str) -> str:
     """A Chrome extension id or a Firefox add-on id."""
-    if not (EXTENSION_ID_RE.match(extension_id or "") or GECKO_ID_RE.match(extension_id or "")):
+    if not (EXTENSION_ID_RE.fullmatch(extension_id or "") or GECKO_ID_RE.fullmatch(extension_id or "")):
         raise ValueError(f"{extension_id!r} is not an extension id: a Chrome id is 32 letters a-p "
                          "(shown on chrome://extensions with Developer mode on); a Firefox add-on id "
                          "looks like name@domain (shown on about:debugging)")
@@ -49,7 +49,7 @@ def build_manifest(host_path: Path, origins: list[str], *, firefox: bool = False
     The path must be absolute: browsers refuse relative ones on Linux and macOS."""
     if not host_path.is_absolute():
         raise ValueError(f"host path {host_path} is not absolute")
-    bad = [o for o in origins if not (CHROME_ORIGIN_RE.match(o) or is_firefox_caller(o))]
+    bad = [o for o in origins if not (CHROME_ORIGIN_RE.fullmatch(o) or is_firefox_caller(o))]
     if bad or not origins:
         raise ValueError("allowed origins must be chrome-extension://<id>/ values or Firefox add-on ids, "
                          f"got {bad or origins}")
@@ -106,7 +106,7 @@ def field_problems(data: dict, *, firefox: bool = False) -> list[str]:
     if not isinstance(origins, list) or not all(isinstance(o, str) for o in origins):
         problems.append(f'"{field}" must be a list of strings')
     elif field in data:
-        bad = [o for o in origins if not (is_firefox_caller(o) if firefox else CHROME_ORIGIN_RE.match(o))]
+        bad = [o for o in origins if not (is_firefox_caller(o) if firefox else CHROME_ORIGIN_RE.fullmatch(o))]
         rule = "a Firefox add-on id (name@domain or {GUID})" if firefox else \
             "chrome-extension://<32 letters a-p>/, no wildcards"
         if bad:

@@ -7,13 +7,12 @@ launcher, and WHITEBOARD_DATA_DIR / WHITEBOARD_CONFIG_DIR may point at a shared 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from ..config import config_dir
 from ..files import remove_empty_dir
 from ..memory.hub import desktop_apps, memory_files
-from ..server.control import pid_alive, runtime_dir, sockets_by_pid
+from ..server import presence
 from ..settings_store import SETTINGS_FILE as MODEL_SETTINGS_FILE
 from ..settings_store import default_paths
 from ..sites import SITES_FILE
@@ -29,15 +28,15 @@ def user_files() -> list[Path]:
 
 
 def running_hosts() -> list[int]:
-    """Pids of this user's hosts that are running now (their control sockets; none on Windows)."""
-    if os.name == "nt" or not runtime_dir().is_dir():
-        return []
-    return sorted(pid for pid in sockets_by_pid(runtime_dir()) if pid_alive(pid))
+    """Pids of the hosts running now on this data folder (server/presence.py: their locks;
+    none on Windows): another HOME's host is not one, a host without a control socket is."""
+    return presence.running()
 
 
 def purge(files: list[Path]) -> None:
     """Delete `files`, then their folders if nothing else is left in them."""
     for path in files:
         path.unlink(missing_ok=True)
-    for folder in dict.fromkeys(p.parent for p in files):
+    hosts = presence.hosts_dir()
+    for folder in dict.fromkeys([hosts, *(p.parent for p in files)]):
         remove_empty_dir(folder)

@@ -107,7 +107,9 @@ class ChatClient:
 
     def _call(self, messages: list[dict], cancel: threading.Event, streaming: bool) -> Iterator[str]:
         body = {"model": self.endpoint.model, "messages": messages, "stream": streaming}
-        headers = {"Accept": "text/event-stream" if streaming else "application/json"}
+        # No content encoding: the caps count the bytes that arrive, and a compressed body
+        # (46 KB of gzip can be 1000 MiB) is refused unread rather than inflated (_read).
+        headers = {"Accept": "text/event-stream" if streaming else "application/json", "Accept-Encoding": "identity"}
         if self.endpoint.api_key:
             headers["Authorization"] = f"Bearer {self.endpoint.api_key}"
         url = self.endpoint.base_url.rstrip("/") + "/chat/completions"
@@ -147,6 +149,12 @@ class ChatClient:
 
     def _read(self, response: httpx.Response, state: StreamState, cancel: threading.Event,
               streaming: bool) -> Iterator[str]:
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            named = "".join(c for c in encoding[:40] if c.isalnum() or c in "-_,")  # a header, not content
+            raise ModelUnavailable(f"the model endpoint at {self.endpoint.origin} sent a {named}-encoded reply "
+                                   "though asked for none; Whiteboard does not inflate replies (check the proxy "
+                                   "in front of the model)")
         is_sse = "text/event-stream" in response.headers.get("content-type", "")
         if not (streaming and is_sse):
             # Also for a server that ignores stream=true and answers with one JSON body.

@@ -334,14 +334,14 @@ class MemoryService:
             return "off"
         return meanings.drafts.offer(key, text, embedder.model_id)
 
-    def forget_draft(self, key: str | None = None, sent: bool = False) -> None:
-        """Drop the vector of the tab's draft (every tab's when `key` is None): it was `sent`,
+    def forget_draft(self, key: str | None = None) -> None:
+        """Drop the vector of the tab's draft (every tab's when `key` is None): it was sent,
         or the tab closed or left its site, or nothing is left of it."""
         if self.meanings is not None:
             if key is None:
                 self.meanings.drafts.clear()
             else:
-                self.meanings.drafts.drop(key, sent)
+                self.meanings.drafts.drop(key)
 
     # ---- export and import (the document: store/transfer.py, loaded when first used) --------
 

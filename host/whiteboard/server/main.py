@@ -18,6 +18,7 @@ from typing import NoReturn
 
 from ..config import HostConfig
 from ..protocol.framing import FrameWriter, iter_frames
+from . import presence
 from .bootstrap import answer_early
 from .origin import caller_origin, describe_refused
 
@@ -93,7 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     # Buffered: one read syscall usually brings a whole frame, header and body.
     frames_in = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
 
-    config = HostConfig.from_env()
+    try:
+        config = HostConfig.from_env()
+        _running_here = presence.hold()  # this data folder's lock, held (open) until the process exits
+    except ValueError as exc:  # a WHITEBOARD_* limit out of range, a relative folder: said, not a traceback
+        log.error("%s", exc)
+        return 2
     origin = caller_origin(argv)
     allowed = origin in config.allowed_origins
     if not allowed:

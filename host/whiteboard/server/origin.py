@@ -18,7 +18,7 @@ GECKO_ID_RE = re.compile(r"^(?:[A-Za-z0-9._-]{1,80}@[A-Za-z0-9._-]{1,80}|\{[0-9A
 
 
 def is_firefox_caller(caller: str) -> bool:
-    return bool(GECKO_ID_RE.match(caller))
+    return bool(GECKO_ID_RE.fullmatch(caller))
 
 
 def caller_origin(argv: list[str]) -> str | None:
@@ -28,10 +28,10 @@ def caller_origin(argv: list[str]) -> str | None:
     if not args:
         return None
     first = args[0] if args[0].endswith("/") or not args[0].startswith("chrome-extension://") else args[0] + "/"
-    if CHROME_ORIGIN_RE.match(first):
+    if CHROME_ORIGIN_RE.fullmatch(first):
         return first
     if len(args) >= 2 and args[0].lower().endswith(".json") and os.path.isabs(args[0]) \
-            and GECKO_ID_RE.match(args[1]):
+            and GECKO_ID_RE.fullmatch(args[1]):
         return args[1]
     return None
 

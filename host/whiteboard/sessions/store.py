@@ -33,6 +33,9 @@ class Message:
     costs: dict[str, int] = field(default_factory=dict)
     # Kinds the privacy filter removed at capture (never the removed text): for vBRIEF redactionInfo.
     redacted: tuple[str, ...] = ()
+    # Whether long-term memory may learn from it: false for what was on the page before the
+    # user's first send there, and for anything on a shared conversation's page (chat.attach).
+    learn: bool = True
 
     def __post_init__(self) -> None:
         self.size = len(self.content.encode("utf-8", "surrogatepass"))
@@ -109,10 +112,11 @@ class SessionStore:
             return session
 
     def add(self, key: str, role: Role, content: str, source: Source = "chat",
-            redacted: tuple[str, ...] = ()) -> Session:
+            redacted: tuple[str, ...] = (), learn: bool = True) -> Session:
         with self.lock:
             session = self.get_or_create(key)
-            message = Message(session.next_seq, role, content, self._clock(), source, redacted=tuple(redacted))
+            message = Message(session.next_seq, role, content, self._clock(), source, redacted=tuple(redacted),
+                              learn=learn)
             session.next_seq += 1
             if session.seed is None:
                 session.seed = message

@@ -98,7 +98,7 @@ class ConversationExtractor:
                 last = 0  # a new conversation under the same key starts over
             turns = {m.seq: m for m in [*session.unfolded, *session.all_messages()]}
             texts = [turns[s].content for s in sorted(turns)
-                     if s > last and turns[s].role == "user" and turns[s].source == "chat"]
+                     if s > last and turns[s].role == "user" and turns[s].source == "chat" and turns[s].learn]
             return texts, session.started_at, session.next_seq - 1
 
     def _extract(self, texts: list[str], thresholds, manual: bool) -> tuple[list[Candidate], str]:

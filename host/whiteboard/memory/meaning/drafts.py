@@ -8,7 +8,8 @@ RAM only, per tab (the session key), keyed by the draft's exact text as recall r
 (privacy-filtered, Whiteboard blocks stripped). Per tab: one vector kept and the latest
 draft waiting, nothing more. A vector goes after its send, after IDLE_SECONDS unused, when
 the tab's session is cleared (the tab closed or left the site) and when the vault closes.
-Bounds the host keeps whatever the extension does: at most MAX_PENDING tabs waiting (more
+Bounds the host keeps whatever the extension does: only a draft's first KEPT_CHARS
+characters (what is embedded), at most MAX_PENDING tabs waiting (more
 are refused as busy), MAX_TABS vectors kept (the least recently used dropped), and one
 thread that embeds for at most CPU_SHARE of one core (it measures its own CPU time and
 rests in proportion), so a page typing without end costs a bounded share of a core.
@@ -38,6 +39,11 @@ SMALL_EDIT_SHARE = 0.25
 # A draft that arrives within this long after its tab's send is an earlier one overtaken by
 # the send (chat.draft runs on the worker pool, the send may be answered first): not kept.
 SENT_GRACE_SECONDS = 2.0
+# What is kept of a draft, waiting or with its vector: the start the model embeds (the
+# bundled model reads a query's first 300 characters, embedder.MAX_QUERY_CHARS), never the
+# whole text (up to 2 M characters a tab). All drafts held are bounded by MAX_TABS +
+# MAX_PENDING of these and a vector each.
+KEPT_CHARS = 300
 
 
 @dataclass
@@ -85,7 +91,7 @@ class DraftVectors:
         self._pending: OrderedDict[str, str] = OrderedDict()  # key -> latest draft, oldest offer first
         self._running: tuple[str, str, threading.Event] | None = None  # (key, text, done)
         self._running_dropped = False  # its tab sent or closed meanwhile: its vector is not kept
-        self._sent_at: dict[str, float] = {}  # key -> when its tab last sent (within SENT_GRACE_SECONDS)
+        self._sent_at: dict[str, float] = {}  # key -> when its tab last sent or closed (within SENT_GRACE_SECONDS)
         self._rest_until = 0.0
         self._thread: threading.Thread | None = None
         self.cpu_seconds = 0.0  # spent embedding drafts, for the bench and the cap's test
@@ -95,7 +101,9 @@ class DraftVectors:
     def offer(self, key: str, text: str, model_id: str) -> str:
         """The tab's latest draft: "ready" (its vector is here), "queued", "busy" (too many
         tabs waiting; nothing kept) or "sent" (the tab sent a moment ago: an earlier draft
-        arriving late; nothing kept). A newer draft replaces the tab's waiting one."""
+        arriving late, or the tab's session was cleared a moment ago; nothing kept). A newer
+        draft replaces the tab's waiting one."""
+        text = text[:KEPT_CHARS]
         with self._lock:
             now = self._clock()
             self._expire(now)
@@ -121,6 +129,7 @@ class DraftVectors:
     def lookup(self, key: str, text: str, model_id: str) -> Lookup:
         """What the send path may use for this tab's draft, at once (a dict look-up and, for
         an edited draft, one linear comparison)."""
+        text = text[:KEPT_CHARS]
         with self._lock:
             now = self._clock()
             held = self._ready.get(key)
@@ -139,13 +148,13 @@ class DraftVectors:
                 return Lookup(held.vector, reused=True)
             return Lookup()
 
-    def drop(self, key: str, sent: bool = False) -> None:
-        """The tab sent (`sent`), closed or left its site: forget its draft and vector (one
-        being embedded now is not kept, nor one arriving just after a send)."""
+    def drop(self, key: str) -> None:
+        """The tab sent, closed or left its site: forget its draft and vector at once
+        (one being embedded now is not kept, nor one arriving just after: a chat.draft still
+        on the worker pool when the send or session.clear was answered)."""
         with self._lock:
-            if sent:
-                self._expire(self._clock())  # keeps _sent_at to the last SENT_GRACE_SECONDS
-                self._sent_at[key] = self._clock()
+            self._expire(self._clock())  # keeps _sent_at to the last SENT_GRACE_SECONDS
+            self._sent_at[key] = self._clock()
             self._ready.pop(key, None)
             self._pending.pop(key, None)
             if self._running is not None and self._running[0] == key:

@@ -101,7 +101,8 @@ class RemoteEmbedder:
 
     def embed(self, texts: list[str], timeout: float) -> np.ndarray:
         """Unit-length vectors, one row per text, within `timeout` seconds in all."""
-        headers = {"User-Agent": "whiteboard-host"}
+        # No content encoding: the body cap counts what arrives; an encoded body is refused unread.
+        headers = {"User-Agent": "whiteboard-host", "Accept-Encoding": "identity"}
         if self.config.api_key:
             headers["Authorization"] = f"Bearer {self.config.api_key}"
         origin = self.config.origin
@@ -114,6 +115,11 @@ class RemoteEmbedder:
                 if response.status_code != 200:
                     raise EmbedFailed(f"the embeddings endpoint at {origin} answered HTTP {response.status_code}",
                                       whole_endpoint=response.status_code in WHOLE_ENDPOINT_STATUSES)
+                encoding = response.headers.get("content-encoding", "identity").strip().lower()
+                if encoding not in ("", "identity"):
+                    named = "".join(c for c in encoding[:40] if c.isalnum() or c in "-_,")
+                    raise EmbedFailed(f"the embeddings endpoint at {origin} sent a {named}-encoded body though "
+                                      "asked for none", whole_endpoint=True)
                 body = bytearray()
                 for chunk in response.iter_bytes():
                     body += chunk

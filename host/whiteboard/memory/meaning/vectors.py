@@ -35,7 +35,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import EmbedFailed
+from ..errors import EmbedFailed, VaultUnavailable
 from ..model import Damaged
 from .drafts import DraftVectors
 
@@ -254,6 +254,7 @@ class MeaningIndexer:
             except OSError:
                 pass
         failed = False
+        said = None  # the failure logged last: a full disk or a down endpoint is said once, not every retry
         while True:
             self._wake.wait(self._next_try(failed))
             if self._stopped:
@@ -261,11 +262,13 @@ class MeaningIndexer:
             self._look_again()
             try:
                 self._catch_up()
-                failed = False
+                failed, said = False, None
             except Exception as exc:  # noqa: BLE001 - the indexer must not die; recall keeps full text
-                self.state, self.reason = "retrying", f"indexing meanings failed: {_why(exc)}"
-                log.error("indexing meanings failed: %s", _why(exc))
-                failed = True
+                why = _why(exc)
+                self.state, self.reason = "retrying", f"indexing meanings failed: {why}"
+                if why != said:
+                    log.error("indexing meanings failed: %s", why)
+                failed, said = True, why
             with self._progress:
                 self._served = max(self._served, self._handled)
                 self._progress.notify_all()
@@ -567,4 +570,5 @@ class MeaningIndexer:
 
 def _why(exc: Exception) -> str:
     """A model failure in words that name no content: EmbedFailed's own, else its type."""
-    return str(exc) if isinstance(exc, EmbedFailed) else type(exc).__name__
+    # A vault's message names its file and what to do (a full disk: free space), never content.
+    return str(exc) if isinstance(exc, (EmbedFailed, VaultUnavailable)) else type(exc).__name__

@@ -37,7 +37,7 @@ from ..errors import MemoryDamaged, RowRejected, VaultUnavailable
 from ..model import MAX_OLD_TEXTS, MEMORY_TYPES, Damaged, Memory, OldText
 from .clamp import clamped_memory
 from .imported import ImportedChats
-from .schema import MigrationFailed, NewerVault, migrate
+from .schema import LyingMigrations, MigrationFailed, NewerVault, migrate
 from .suggestions import SuggestionRows
 from .sync_rows import SyncRows
 
@@ -117,9 +117,15 @@ class Vault(SuggestionRows, ImportedChats, SyncRows):
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA secure_delete=ON")
             migrate(conn)
-        except (sqlite3.DatabaseError, NewerVault, MigrationFailed) as exc:
+        except BaseException as exc:  # every failed open closes its connection
             if conn is not None:
                 conn.close()
+            if not isinstance(exc, (sqlite3.DatabaseError, NewerVault, MigrationFailed, LyingMigrations)):
+                raise
+            if isinstance(exc, LyingMigrations):
+                raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}. It was changed by "
+                                       "another program or is damaged; restore it from a backup",
+                                       reason="damaged") from None
             if isinstance(exc, NewerVault):
                 raise VaultUnavailable(f"the memory vault {path} cannot be opened: {exc}. Update Whiteboard",
                                        reason="newer_vault") from None
@@ -131,7 +137,11 @@ class Vault(SuggestionRows, ImportedChats, SyncRows):
             raise VaultUnavailable(f"the memory vault {path} cannot be opened ({_describe(exc)})",
                                    reason=_reason(exc)) from None
         vault = cls(conn, key, path)
-        vault._check_key(key_path)
+        try:
+            vault._check_key(key_path)
+        except BaseException:
+            vault.close()  # closed already for a wrong key; closing twice is harmless
+            raise
         return vault
 
     def _check_key(self, key_path: Path) -> None:
@@ -555,8 +565,20 @@ def _set_wal(conn: sqlite3.Connection) -> None:
             time.sleep(0.01)
 
 
+# SQLite's codes for a write the disk refused: full (ENOSPC: SQLITE_FULL), over quota
+# (EDQUOT comes as a failed write or sync). The file is whole: free space and retry.
+DISK_REFUSED = frozenset({"SQLITE_FULL", "SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC", "SQLITE_IOERR_DIR_FSYNC",
+                          "SQLITE_IOERR_TRUNCATE", "SQLITE_IOERR_SHMSIZE"})
+
+
+def _disk_refused(exc: sqlite3.DatabaseError) -> bool:
+    return getattr(exc, "sqlite_errorname", None) in DISK_REFUSED or "disk is full" in str(exc)
+
+
 def _reason(exc: sqlite3.DatabaseError) -> str:
     text = str(exc)
+    if _disk_refused(exc):
+        return "write_failed"
     if "readonly" in text or "unable to open" in text:
         return "read_only"
     if "locked" in text or "busy" in text:
@@ -568,6 +590,8 @@ def _describe(exc: sqlite3.DatabaseError) -> str:
     text = str(exc)
     if "locked" in text or "busy" in text:
         return "another program holds it locked; try again"
+    if _disk_refused(exc):
+        return "the disk refused the write: it is full or over quota; free some space and try again"
     if "not a database" in text or "malformed" in text:
         return "the file is damaged or is not a Whiteboard vault"
     if "readonly" in text or "unable to open" in text:

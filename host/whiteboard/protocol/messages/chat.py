@@ -50,6 +50,9 @@ class ChatPrepareSend(ChatRequest):
     # Wall-clock time (Unix seconds) after which the page has sent the draft unchanged:
     # a reply finished later injects nothing and leaves the selections for the next send.
     answer_by: UnixSeconds | None = None
+    # False on a shared or public conversation's page: the message is context for the tab,
+    # never learned as a long-term memory.
+    learn: bool = True
 
 
 class InjectedPart(BaseModel):
@@ -84,6 +87,10 @@ class ChatAttach(ChatRequest):
     type: Literal["chat.attach"]
     reply_model = "ChatAttachReply"
     turns: Annotated[list[Turn], Field(max_length=500)]
+    # False for turns that were on the page before the user's first send there, and for
+    # every turn of a shared or public conversation's page: context for the tab, never
+    # learned as long-term memories (only the user's own words teach the memory).
+    learn: bool = True
 
 
 class ChatAttachReply(Reply):
