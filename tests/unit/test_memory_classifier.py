@@ -98,10 +98,14 @@ def test_training_is_deterministic_and_learns(tmp_path):
         if t:
             vectors[i, 1 + ("skill", "preference", "objective", "context").index(t)] += 3
     first, second = train(rows, vectors, "test-model"), train(rows, vectors, "test-model")
-    assert same_weights(first, second)
-    assert np.mean((first.lasting_probability(features(vectors, sentences)) > 0.5) == (lasting > 0)) > 0.9
+    assert np.array_equal(first.lasting, second.lasting) and np.array_equal(first.type_weights, second.type_weights)
+    x = features(vectors, sentences)
+    assert np.mean((first.lasting_probability(x) > 0.5) == (lasting > 0)) > 0.9
     first.save(tmp_path / "w.npz")
-    assert same_weights(first, load_weights("test-model", tmp_path / "w.npz"))
+    assert same_weights(first, load_weights("test-model", tmp_path / "w.npz"), x)
+    moved = load_weights("test-model", tmp_path / "w.npz")
+    moved.lasting[:-1] = -moved.lasting[:-1]  # other weights: another behaviour
+    assert not same_weights(first, moved, x)
     assert load_weights("test-model", tmp_path / "w.npz").data_sha256 == data_hash(rows)
 
 
