@@ -41,6 +41,7 @@ READ_BYTES = 256 * 1024
 # The JSON files of an export, by name; ChatGPT's newer exports split conversations-000.json, ...
 _EXPORT_NAME = re.compile(r"(?:^|/)(?:conversations(?:-\d+)?|MyActivity|My Activity)\.json$", re.IGNORECASE)
 _GEMINI_PROMPT = re.compile(r"^Prompted\s", re.DOTALL)
+_ISO_TIME = re.compile(r"(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d))?)?")
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
@@ -327,7 +328,7 @@ def _seconds(value: object) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value) if 0 < value < 1e11 else None
     if isinstance(value, str):
-        m = re.match(r"(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d)(?::(\d\d))?)?", value)
+        m = _ISO_TIME.match(value)
         if m:
             try:
                 parts = [int(g) if g else 0 for g in m.groups()]
