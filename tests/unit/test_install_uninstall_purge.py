@@ -3,8 +3,10 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -172,7 +174,11 @@ def test_purge_finds_a_host_of_this_vault_without_a_control_socket(tmp_path):
 def test_purge_is_not_blocked_by_a_host_of_another_vault(tmp_path):
     """Issue 28: another HOME's host (the same runtime folder, another data folder) blocked it."""
     env = with_user_data(tmp_path / "mine")
-    other = isolated_env(tmp_path / "other", XDG_RUNTIME_DIR=env["XDG_RUNTIME_DIR"])
+    # One short runtime folder for both: under a long tmp_path (pytest-xdist's) a socket path
+    # would be over the 107 bytes a Unix socket takes, and the host would listen nowhere.
+    shared = tempfile.mkdtemp(prefix="wb-run-")
+    env["WHITEBOARD_RUNTIME_DIR"] = shared
+    other = isolated_env(tmp_path / "other", WHITEBOARD_RUNTIME_DIR=shared)
     host = HostProcess(env=other)
     try:
         socket_of(host, other)
@@ -181,3 +187,4 @@ def test_purge_is_not_blocked_by_a_host_of_another_vault(tmp_path):
         assert not vault_path(tmp_path / "mine").exists()
     finally:
         host.close()
+        shutil.rmtree(shared, ignore_errors=True)
