@@ -12,7 +12,9 @@
   class ChatAdapter {
     constructor({ site, selectors, ...quirks }) {
       this.site = site;
-      this.sel = selectors;
+      this.builtIn = selectors; // the release's table
+      this.sel = selectors; // the table in use: the user's selectors for this host first (useOverrides)
+      this.ignored = []; // the user's selectors not used here: [{role, why}]
       this.seen = new W.RolesSeen(); // what sends on this page showed about the roles
       Object.assign(this, quirks); // a site may override any method below
     }
@@ -106,6 +108,13 @@
       return [...names];
     }
 
+    // The user's selectors for this host, checked (W.siteOverrides.check): each goes before
+    // its role's built-in list from now on, with no reload.
+    useOverrides({ entries, ignored }) {
+      this.sel = W.siteOverrides.merged(this.builtIn, entries);
+      this.ignored = ignored;
+    }
+
     conversationIsNew() {
       return !any(document, this.sel.userMessage) && !any(document, this.sel.assistantMessage);
     }
@@ -131,7 +140,7 @@
       const turns = all(document, this.sel.userMessage).length + all(document, this.sel.assistantMessage).length;
       return { state: attached ? "attached" : "unrecognised", site: this.site, turns,
                ...(attached ? {} : { detail: "no chat composer found on this page" }),
-               roles, build: W.roles.buildId() };
+               roles, build: W.roles.buildId(), ...(this.ignored.length ? { ignored: this.ignored } : {}) };
     }
   }
 

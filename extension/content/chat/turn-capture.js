@@ -34,6 +34,16 @@
       }
     }
 
+    // The adapter's selectors changed (the user's own, site-overrides.js): watch the
+    // attributes they name from now on, and look at the page again.
+    rewatch() {
+      if (!this.observer) return;
+      this.observer.disconnect();
+      this.observer = null;
+      this.engage();
+      this.schedule();
+    }
+
     schedule() {
       clearTimeout(this.timer);
       this.timer = setTimeout(async () => {
