@@ -84,12 +84,14 @@
       return text || el.innerText.trim();
     }
 
-    // A reply is streaming while a `streaming` marker is on the page or, on a site whose
+    // A reply is streaming while a `streaming` marker is on the page; not while an `idle`
+    // marker is (a layout whose send control shows that no reply streams); else, on a site whose
     // finished marker is an element added after the reply once it is done (`replyDone`,
     // e.g. the reply's action bar, looked for inside the reply's `replyBlock`), while the
     // last reply has none after its text.
     isStreaming() {
       if (any(document, this.sel.streaming)) return true;
+      if (any(document, this.sel.idle || [])) return false;
       const done = this.sel.replyDone || [];
       const last = done.length ? all(document, this.sel.assistantMessage).at(-1) : null;
       if (!last) return false;

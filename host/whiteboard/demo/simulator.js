@@ -9,7 +9,8 @@
 // once finished) or its old turns (a stop button while streaming); Claude's hub (the reply
 // mounts with no data-is-streaming, "true" comes with its first words, "false" at the end) or
 // its old turns (data-is-streaming "true" -> "false"); Gemini sets aria-busy="false";
-// Perplexity, Grok, DeepSeek and Copilot add the reply's action bar. A marker that is an
+// Perplexity, Grok, DeepSeek (May 2026) and Copilot add the reply's action bar; DeepSeek's
+// October 2026 round button shows its stop icon while the reply streams. A marker that is an
 // attribute or an action bar comes `finishMs` after the last words, so only the marker (not
 // the page falling quiet) can tell a capture the reply is done; where a stop button marks
 // the end, the marker goes with it.
@@ -177,21 +178,35 @@
       },
     }],
     perplexity: [{
+      // One layout, two markups: September 2026's (a group/user-bubble query, a .prose answer
+      // carrying data-renderer="lm", wrapped in [data-workflow-final-text] once finished) where
+      // the page shows bubbles, else the heading and #markdown-content-N of before.
       name: "current",
       editor: "#ask-input",
       form: null,
       sendButton: "[data-ask-input-container] button:not([data-state])",
-      messages: "h1[class~='group/query'], div[id^='markdown-content-']",
+      messages: "h1[class~='group/query'], div[id^='markdown-content-'], [class~='group/user-bubble'], .prose[data-renderer=lm]",
       turn(role, text) {
+        const bubbles = has("[class~='group/user-bubble']");
         if (role === "user") {
-          const body = make("h1", { class: "group/query relative whitespace-pre-line" }, text);
-          return { turn: nest(make("div", { class: "sim-turn" }), body), body };
+          const body = bubbles ? make("div", { "data-renderer": "lm" }, text)
+            : make("h1", { class: "group/query relative whitespace-pre-line" }, text);
+          return { turn: bubbles ? nest(make("div", { class: "flex justify-end" }),
+                                        make("div", { class: "group/user-bubble bg-subtle rounded-2xl" }), body)
+            : nest(make("div", { class: "sim-turn" }), body), body };
+        }
+        if (bubbles) {
+          const body = make("div", { class: "prose dark:prose-invert inline leading-relaxed", "data-renderer": "lm" });
+          return { turn: nest(make("div", { role: "tabpanel" }), make("div", { class: "relative" }), body), body, bubbles };
         }
         const n = document.querySelectorAll("div[id^='markdown-content-']").length;
         const body = make("div", { "data-renderer": "lm" });
         return { turn: nest(make("div", { class: "sim-turn" }), make("div", { id: `markdown-content-${n}` }), body), body };
       },
-      finish: ({ turn }) => turn.append(nest(make("div"), make("button", { "data-state": "closed", type: "button" }))),
+      finish: ({ turn, body, bubbles }) => {
+        if (bubbles) body.replaceWith(nest(make("div", { "data-workflow-final-text": "true" }), body));
+        turn.append(nest(make("div"), make("button", { "data-state": "closed", type: "button" })));
+      },
       toggle: disable,
     }],
     grok: [{
@@ -216,6 +231,31 @@
       toggle: disable,
     }],
     deepseek: [{
+      // The version served from 2026-10-04: hashed rows, one round button for send and stop
+      // (its svg path says which), the conversation's list holding the composer.
+      name: "2026-10",
+      when: "div[role=button].ds-button--circle",
+      editor: ".ds-virtual-list--printable textarea",
+      form: null,
+      sendButton: "div[role=button].ds-button--circle",
+      messages: ".ds-message",
+      thread: () => document.querySelector(".ds-virtual-list--printable .ds-virtual-list-visible-items"),
+      turn(role, text) {
+        const body = role === "user" ? make("div", { class: "ds-collapsible-text" }, text)
+          : make("div", { class: "ds-markdown ds-assistant-message-main-content" });
+        return { turn: nest(make("div", { class: "_81e7b5e" }), make("div", { class: "ds-message" }), body), body };
+      },
+      streamStart: () => { // the same button shows the stop icon until the reply has finished
+        const path = document.querySelector(`${S.sendButton} path`);
+        const send = path.getAttribute("d");
+        path.setAttribute("d", "M2 4.88C2 3.29 3.29 2 4.88 2h6.24C12.71 2 14 3.29 14 4.88v6.24C14 12.71 12.71 14 11.12 14H4.88C3.29 14 2 12.71 2 11.12z");
+        return () => path.setAttribute("d", send);
+      },
+      toggle: (button, on) => {
+        button.classList.toggle("ds-button--disabled", !on);
+        button.setAttribute("aria-disabled", String(!on));
+      },
+    }, {
       name: "current",
       editor: "textarea[name=search]",
       form: null,
@@ -272,7 +312,7 @@
       return { turn: nest(make("div", { class: `bubble-v9 ${role === "user" ? "mine" : "theirs"}` }), body), body };
     },
   };
-  const S = (SITES[site] || []).find((layout) => has(layout.editor)) || GENERIC;
+  const S = (SITES[site] || []).find((layout) => has(layout.editor) && (!layout.when || has(layout.when))) || GENERIC;
   const sim = { site, layout: S.name, sendButton: S.sendButton, sent: [], replies: [], streaming: false, config };
   sim.selectors = S; // for tests acting as the page's own script
   window.__sim = sim;
