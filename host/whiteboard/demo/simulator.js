@@ -204,7 +204,11 @@
         return { turn: nest(make("div", { class: "sim-turn" }), make("div", { id: `markdown-content-${n}` }), body), body };
       },
       finish: ({ turn, body, bubbles }) => {
-        if (bubbles) body.replaceWith(nest(make("div", { "data-workflow-final-text": "true" }), body));
+        if (bubbles) {
+          const wrapper = make("div", { "data-workflow-final-text": "true" });
+          body.before(wrapper);
+          wrapper.append(body);
+        }
         turn.append(nest(make("div"), make("button", { "data-state": "closed", type: "button" })));
       },
       toggle: disable,
