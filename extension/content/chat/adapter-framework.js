@@ -65,13 +65,18 @@
       return structure.editorNear(target) ? target : null; // a form holding a composer
     }
 
-    // The messages shown, in page order: [{el, role, text}].
-    turns() {
+    // The messages shown, in page order: [{el, role}]. Their text is read apart (textOf):
+    // reading it lays the page out, so only for the messages not captured yet.
+    shown() {
       const user = all(document, this.sel.userMessage).map((el) => ({ el, role: "user" }));
       const assistant = all(document, this.sel.assistantMessage).map((el) => ({ el, role: "assistant" }));
       return [...user, ...assistant]
-        .sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
-        .map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
+        .sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    }
+
+    // The messages shown, in page order, with their text: [{el, role, text}].
+    turns() {
+      return this.shown().map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
     }
 
     // A message's text: its text elements', outermost only (several when a site splits a

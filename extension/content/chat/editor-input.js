@@ -16,8 +16,15 @@
   // new paragraphs; everywhere else a line break keeps the block's lines in one paragraph.
   const isQuill = (el) => el.classList.contains("ql-editor");
 
+  // The composer's text. Quill's is its lines' text (each child a line, a list's items
+  // too; a bare text node, before Quill wraps it, a line of its own), read without
+  // laying the page out: innerText would, and on a page heavy with inline styles (Gemini's)
+  // that layout was most of a send's time.
   function readText(editor) {
-    return isTextControl(editor) ? editor.value : editor.innerText;
+    if (isTextControl(editor)) return editor.value;
+    if (!isQuill(editor)) return editor.innerText;
+    const lines = [...editor.childNodes].flatMap((block) => (/^[OU]L$/.test(block.nodeName) ? [...block.children] : [block]));
+    return lines.map((line) => line.textContent).join("\n");
   }
 
   function selectAll(editor) {
