@@ -68,12 +68,17 @@
       document.execCommand("insertText", false, text);
       return same(readText(editor), text);
     }
-    const lineBreak = isQuill(editor) ? ["insertParagraph", "insertParagraph"] : ["insertLineBreak", "insertLineBreak"];
     step(editor, "deleteContentBackward", "delete");
-    text.split("\n").forEach((line, i) => {
-      if (i > 0) step(editor, ...lineBreak);
-      if (line) step(editor, "insertText", "insertText", line);
-    });
+    if (isQuill(editor)) {
+      // Quill wants a paragraph per line, which is what one insertText makes of the newlines;
+      // one step, because each editing step lays the page out (most of a send on Gemini).
+      step(editor, "insertText", "insertText", text);
+    } else {
+      text.split("\n").forEach((line, i) => {
+        if (i > 0) step(editor, "insertLineBreak", "insertLineBreak");
+        if (line) step(editor, "insertText", "insertText", line);
+      });
+    }
     if (same(readText(editor), text)) return true;
     await nextTask();
     return same(readText(editor), text);
