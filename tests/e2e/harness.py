@@ -194,7 +194,7 @@ def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
         return html
     attrs = f'data-site="{site}"'
     for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms"), ("chunks", "data-chunks"),
-                      ("finishMs", "data-finish-ms")):
+                      ("finishMs", "data-finish-ms"), ("midStream", "data-mid-stream")):
         if key in query:
             attrs += f' {attr}="{query[key][0]}"'
     tag = f'<script src="/__whiteboard_sim.js" {attrs}></script>'

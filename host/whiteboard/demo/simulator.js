@@ -14,12 +14,15 @@
 // attribute or an action bar comes `finishMs` after the last words, so only the marker (not
 // the page falling quiet) can tell a capture the reply is done; where a stop button marks
 // the end, the marker goes with it.
+// With data-mid-stream="1" the page opens with a reply mid-stream, held there until
+// window.__sim.finishReply() (tests/e2e/test_sites.py).
 // Used by `whiteboard demo` and the end-to-end tests; window.__sim records every send.
 (() => {
   const script = document.currentScript;
   const site = script.dataset.site;
   const config = { replyMs: Number(script.dataset.replyMs || 900), chunks: Number(script.dataset.chunks || 12),
-                   reply: script.dataset.reply || "echo", finishMs: Number(script.dataset.finishMs || 500) };
+                   reply: script.dataset.reply || "echo", finishMs: Number(script.dataset.finishMs || 500),
+                   midStream: script.dataset.midStream === "1" };
 
   const make = (tag, attrs = {}, text) => {
     const el = document.createElement(tag);
@@ -406,7 +409,8 @@
     return made;
   }
 
-  function streamReply(text) {
+  // `hold`: the reply stays mid-stream after its last words until window.__sim.finishReply().
+  function streamReply(text, hold = false) {
     sim.streaming = true;
     syncSendButton();
     const reply = addTurn("assistant", text);
@@ -426,12 +430,20 @@
       reply.body.textContent = words.slice(0, shown).join(" ");
       if (shown < words.length) return;
       clearInterval(timer);
-      if (stopped) {
-        stopped();
-        done();
-      } else {
-        setTimeout(done, S.finish ? config.finishMs : 0);
-      }
+      const end = () => {
+        if (stopped) {
+          stopped();
+          done();
+        } else {
+          setTimeout(done, S.finish ? config.finishMs : 0);
+        }
+      };
+      if (!hold) return end();
+      sim.held = true;
+      sim.finishReply = () => {
+        sim.held = false;
+        end();
+      };
     }, Math.max(10, config.replyMs / config.chunks));
   }
 
@@ -463,6 +475,11 @@
     if (form) form.addEventListener("submit", (e) => { e.preventDefault(); send(e.submitter ? "click" : "submit"); });
     for (const b of document.querySelectorAll(S.sendButton)) b.addEventListener("click", (e) => onButton(e));
     syncSendButton();
+    // A page opened (or reloaded) while a reply streams: its question and words are in, its end is not.
+    if (config.midStream) {
+      addTurn("user", "A question asked before the page opened");
+      streamReply("Simulated reply 0: still streaming when the page opened.", true);
+    }
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", attach, { once: true });
