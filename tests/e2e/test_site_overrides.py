@@ -26,7 +26,7 @@ RENAMED = "renamed__chatgpt"  # served at chatgpt.com/c/renamed__chatgpt: PAGE w
 RENAMES = {"data-message-author-role": "data-author", "data-turn": "data-turn-of"}
 # Renames the attributes on the saved page and on every element the site's scripts add later.
 RENAME_SCRIPT = """<script>(() => {
-  const renames = %s;
+  const renames = RENAMES_JSON;
   const rename = (root) => {
     for (const [from, to] of Object.entries(renames)) {
       for (const el of [root, ...root.querySelectorAll(`[${from}]`)]) {
@@ -39,7 +39,7 @@ RENAME_SCRIPT = """<script>(() => {
   new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) rename(n);
   }).observe(document, {childList: true, subtree: true});
-})();</script>""" % json.dumps(RENAMES)
+})();</script>""".replace("RENAMES_JSON", json.dumps(RENAMES))
 FIX = {"chatgpt.com": {"userMessage": "[data-author=user]", "assistantMessage": "[data-author=assistant]"}}
 
 
