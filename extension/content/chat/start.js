@@ -28,11 +28,11 @@
   }
 
   new W.SendInterceptor(adapter, prepare).install();
-  // Only the extension's own pages and worker send these (no tab): after a clear of this
-  // tab's session, or of all; Options' "Test on this tab" of the user's selectors.
+  // Only the extension sends to a content script (chrome.tabs.sendMessage): the worker (no
+  // tab) after a clear of this tab's session, or of all; Options' "Test on this tab".
   chrome.runtime.onMessage.addListener((envelope, sender, sendResponse) => {
-    if (!envelope || sender.id !== chrome.runtime.id || sender.tab) return false;
-    if (envelope.kind === W.wire.KIND.sessionCleared) capture.forgetShown();
+    if (!envelope || sender.id !== chrome.runtime.id) return false;
+    if (envelope.kind === W.wire.KIND.sessionCleared && !sender.tab) capture.forgetShown();
     if (envelope.kind === W.wire.KIND.testSelectors) sendResponse(testSelectors(envelope.selectors));
     return false;
   });
