@@ -71,6 +71,7 @@
         if (role === "user") {
           const body = make("div", { class: "whitespace-pre-wrap" }, text);
           const turn = nest(make("div", { "data-turn-key": `sim-turn-${n}` }),
+                            make("div", { class: "group/user-message", "data-chatgpt-search-unit-key": `fallback-turn-${n}:0:user` }),
                             make("div", { "data-content-search-unit-key": `fallback-turn-${n}:0:user` }),
                             make("div", { "data-user-message-bubble": "true" }), body);
           return { turn, body };
