@@ -99,9 +99,12 @@
     return Object.freeze(next);
   }
 
-  // Calls onChange(check(this host's overrides)) now and whenever they change.
+  // Calls onChange(check(this host's overrides)) once the page is parsed (so the cost check
+  // queries the page, not an empty document) and whenever they change.
   function watch(hostname, onChange) {
-    const apply = (all) => onChange(check(all && typeof all === "object" ? all[hostname] : null));
+    const now = (all) => onChange(check(all && typeof all === "object" ? all[hostname] : null));
+    const apply = (all) => (document.readyState === "loading"
+      ? document.addEventListener("DOMContentLoaded", () => now(all), { once: true }) : now(all));
     chrome.storage.local.get(KEY).then((got) => apply(got[KEY]), () => {});
     chrome.storage.onChanged.addListener((changes, area) => {
       if (area === "local" && changes[KEY]) apply(changes[KEY].newValue);
