@@ -12,6 +12,7 @@ from e2e.harness import (
     EXTENSION_ID,
     capture_selection,
     open_chat,
+    open_popup,
     send_typed,
     service_worker,
     session_key,
@@ -161,6 +162,14 @@ def test_invalid_and_hostile_selectors_are_ignored_and_the_send_keeps_working(br
                  what="the ignored selectors in the page status")
         assert page_status(browser, page)["adapter"]["ignored"] == [
             {"role": "editor", "why": "not a valid CSS selector"}, {"role": "userText", "why": "not a selector"}]
+        # The popup says so, and the diagnostic carries it (role and reason, never page text).
+        popup = open_popup(browser.context, tab_id(browser.context, page))
+        wait_for(lambda: "Your selector for editor is ignored: not a valid CSS selector."
+                 in popup.locator("#roles-problems").inner_text(), what="the popup's note")
+        diagnostic = json.loads(popup.locator("#diagnostic-text").text_content())
+        assert diagnostic["ignored"] == page_status(browser, page)["adapter"]["ignored"]
+        popup.close()
+        page.bring_to_front()
         selected = capture_selection(browser, page, harness.SITES["chatgpt"].answer, key)
         sent = send_typed(page, "chatgpt", "Still sent")
         assert sent["text"].startswith("Still sent\n\n---\n[Whiteboard selection") and selected[:40] in sent["text"]
