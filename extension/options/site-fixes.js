@@ -85,12 +85,12 @@ async function copyJson() {
   say("Copied.");
 }
 
-// Open tabs of the chosen host, as their content scripts reported them (the worker's page status).
+// Open tabs of the chosen host, as their content scripts reported them (the worker's page
+// status; tab ids only: without the tabs permission a tab's URL is not ours to read).
 async function tabsOf(host) {
-  const all = await chrome.storage.session.get(null);
-  const prefix = STORAGE.page("");
-  return Object.entries(all).filter(([key, page]) => key.startsWith(prefix) && page && page.hostname === host)
-    .map(([key]) => Number(key.slice(prefix.length)));
+  const ids = (await chrome.tabs.query({})).map((tab) => tab.id).filter(Number.isInteger);
+  const pages = await chrome.storage.session.get(ids.map((id) => STORAGE.page(id)));
+  return ids.filter((id) => pages[STORAGE.page(id)]?.hostname === host);
 }
 
 async function testOnTab() {
