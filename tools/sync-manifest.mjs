@@ -17,6 +17,7 @@ export const DEFAULT_EXTENSION = resolve(fileURLToPath(import.meta.url), "../../
 const CHAT = "content/chat";
 // The framework's scripts, in load order around the per-site files.
 const BEFORE_SELECTORS = ["selector-registry.js"];
+const SHARED = ["shared/site-overrides.js"]; // also used by the options page
 const BEFORE_ADAPTERS = ["dom-query.js", "structure.js", "roles.js", "editor-input.js", "send-interceptor.js", "turn-capture.js", "adapter-framework.js"];
 const AFTER_ADAPTERS = ["start.js", "handoff.js", "draft-meaning.js", "memory-preview.js"];
 
@@ -30,6 +31,7 @@ export function loadSites(extensionDir = DEFAULT_EXTENSION) {
 export function chatScripts(sites) {
   const ids = Object.keys(sites.SITES);
   return [
+    ...SHARED,
     ...BEFORE_SELECTORS.map((f) => `${CHAT}/${f}`),
     ...ids.map((id) => `${CHAT}/${id}.selectors.js`),
     ...BEFORE_ADAPTERS.map((f) => `${CHAT}/${f}`),

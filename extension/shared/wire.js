@@ -27,11 +27,13 @@
     return { hostname, tabId };
   }
 
-  // chrome.storage keys. local: user settings and the memory opt-in mirror; session
+  // chrome.storage keys. local: user settings, the memory opt-in mirror and the user's
+  // selectors (shared/site-overrides.js); session
   // (memory only): tab -> hostname, each tab's page status and pending handoff note.
   const STORAGE = Object.freeze({
     settings: "settings",
     memorySites: "memorySites",
+    siteOverrides: "siteOverrides",
     tabHosts: "tabHosts",
     page: (tabId) => `page:${tabId}`,
     handoff: (tabId) => `handoff:${tabId}`,
@@ -49,6 +51,7 @@
     where: "where", // worker -> content: which hostname the tab shows
     engage: "engage", // popup -> content: record the conversation shown
     sessionCleared: "session-cleared", // worker -> content: this tab's session was cleared
+    testSelectors: "test-selectors", // options -> content: how many elements the user's selectors match
   });
 
   // The chrome.runtime.connect port name for streamed requests (ask.start).

@@ -133,6 +133,7 @@ def main() -> int:
     parser.add_argument("--sends", type=int, default=60)
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--site-sends", type=int, default=40, help="sends per chat site in the per-site table")
+    parser.add_argument("--sites", default=",".join(harness.MARKUPS), help="the chat sites of the per-site table")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="wb-bench-send-") as tmp, sync_playwright() as p:
         fill_vault(Path(tmp), args.memories)
@@ -157,7 +158,8 @@ def main() -> int:
                          run_case(context, page, key, args.sends, False)))
             page.close()
             per_site = [(site, markup, tested.page, site_case(context, site, tested.page, args.site_sends))
-                        for site, markups in harness.MARKUPS.items() for markup, tested in markups.items()]
+                        for site, markups in harness.MARKUPS.items() for markup, tested in markups.items()
+                        if site in args.sites.split(",")]
         finally:
             context.close()
     print(f"Enter -> message sent, headless Chromium, {args.sends} sends per case\n")

@@ -93,7 +93,8 @@ _TESTED = {
                  editor=".query-bar .ProseMirror[contenteditable=true]", form="form:has(.query-bar)",
                  send="form:has(.query-bar) button[type=submit]", turns="div[id^='response-'] .message-bubble"),
     "deepseek": dict(url="https://chat.deepseek.com/a/chat/s/{name}", page="cv__deepseek-chat_2026-05-21",
-                     answer=".ds-assistant-message-main-content p", editor="textarea[name=search]", read="value",
+                     answer=".ds-assistant-message-main-content p", read="value",
+                     editor="textarea[name=search], .ds-virtual-list--printable textarea:not([name])",
                      send="div:has(> div > textarea) > div .ds-icon-button[role=button]", turns=".ds-message"),
     "copilot": dict(url="https://copilot.microsoft.com/chats/{name}",
                     page="rse__copilot-dom-2question-ans-pairs_2026-03",
@@ -115,6 +116,10 @@ _NEW_MARKUP = {
                     turns="[data-content-search-unit-key]"),
     "claude": dict(page="obs__claude-hub_2026-10", answer="[data-perf-reply-text] p",
                    send="button[data-testid=chat-input-send]", turns="[data-testid=transcript-row]"),
+    # Both built from FIELD-2026-10.md's documented structure (tests/e2e/pages/README.md).
+    "perplexity": dict(page="obs__perplexity_2026-09", answer=".prose[data-renderer=lm] p",
+                       turns="[class~='group/user-bubble'], .prose[data-renderer=lm]"),
+    "deepseek": dict(page="obs__deepseek_2026-10", send="div[role=button].ds-button--circle"),
 }
 # Per site, its markups: "old" and "new" where both are live, else one ("").
 MARKUPS = {sid: ({"old": site, "new": replace(site, **_NEW_MARKUP[sid])} if sid in _NEW_MARKUP else {"": site})
@@ -197,7 +202,7 @@ def page_html(name: str, site: str, query: dict[str, list[str]]) -> str:
         return html
     attrs = f'data-site="{site}"'
     for key, attr in (("reply", "data-reply"), ("replyMs", "data-reply-ms"), ("chunks", "data-chunks"),
-                      ("finishMs", "data-finish-ms")):
+                      ("finishMs", "data-finish-ms"), ("midStream", "data-mid-stream")):
         if key in query:
             attrs += f' {attr}="{query[key][0]}"'
     tag = f'<script src="/__whiteboard_sim.js" {attrs}></script>'

@@ -32,10 +32,11 @@ def test_each_site_is_one_row_with_its_host_names_and_nothing_needs_a_save_butto
         assert row.locator("input[type=checkbox]").count() == 2  # Whiteboard on, long-term memory
     assert options.locator("#sites-table").inner_text().count("Copilot") == 1
     headings = options.locator("#sites-table thead th").all_inner_texts()
-    assert headings == ["Site", "Whiteboard on", "Long-term memory", "Paused"]
-    # The model's key and test are the only things that wait for a button.
+    assert headings == ["Site", "Whiteboard on", "Long-term memory", "Paused", "Custom selectors"]
+    # Only what needs confirming waits for a button: the model's key and test, a test of the
+    # user's selectors on a tab, a pasted JSON of them (and copying it).
     buttons = options.locator("button:visible").evaluate_all("bs => bs.map((b) => b.id || b.textContent)")
-    assert sorted(buttons) == ["model-save", "model-test"]
+    assert sorted(buttons) == ["fix-apply", "fix-copy", "fix-test", "model-save", "model-test"]
     assert options.locator("button[type=submit], input[type=submit]").count() == 0
     options.close()
 

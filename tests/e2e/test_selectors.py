@@ -19,7 +19,7 @@ SELECTOR_FILES = [Path(f).name for entry in MANIFEST["content_scripts"] for f in
 ADAPTER_FILES = [f"{site}.js" for site in harness.SITE_IDS]
 TABLES = ["selector-registry.js", *SELECTOR_FILES]
 ROLES = ["editor", "sendButton", "form", "userMessage", "assistantMessage", "userText", "assistantText", "streaming",
-         "replyBlock", "replyDone"]
+         "idle", "replyBlock", "replyDone"]
 SCRIPTS = [*TABLES, "dom-query.js", "structure.js", "roles.js", "adapter-framework.js", *ADAPTER_FILES]
 PAGES = sorted(p.stem for p in harness.PAGES.glob("*.html"))
 # The sites each saved page is checked for: its own, or every site for the page of none.
@@ -53,15 +53,29 @@ EXPECTED = {
     "rse__gemini-scrollback-loading-dom_2025-08": (True, [], False),
     "acb__perplexity_2026-04-13": (True, ["user", "assistant"], False),
     "cv__perplexity-chat_2026-05-21": (False, ["user", "assistant"], False),
+    "obs__perplexity_2026-09": (True, ["user", "assistant"] * 2, False),
     "acb__grok_2026-04-13": (True, ["user", "assistant"], False),
     "rse__grok-dom-5question-ans-pairs_2026-03": (True, ["user", "assistant"] * 5, False),
     "wb__grok_2026-09-14_from-facts": (True, ["user", "assistant"] * 2, False),
     "cv__deepseek-chat_2026-05-21": (True, ["user", "assistant"], False),
+    "obs__deepseek_2026-10": (True, ["user", "assistant"] * 2, False),
     "rse__copilot-dom-2question-ans-pairs_2026-03": (True, ["user", "assistant"] * 2, False),
     "rse__copilot-chat-dom_2025-08": (False, ["user", "assistant"] * 2, False),
 }
 # Exact texts read where a layout puts more than the message in the message element.
 TEXTS = {
+    "obs__perplexity_2026-09": [
+        "What is a good first telescope for a city balcony?",
+        "A small refractor of 70 to 90 mm on an alt-azimuth mount: light, quick to cool down and good on the Moon and "
+        "planets, which city light does not wash out.\n\nA 5-inch tabletop reflector is the other common choice if "
+        "the balcony rail can hold it.",
+        "And which eyepieces come first?",
+        "A 25 mm for finding things and a 10 mm for the planets cover most nights."],
+    "obs__deepseek_2026-10": [
+        "How long should I boil an egg for a runny yolk?",
+        "Six minutes from boiling water for a large egg, then straight into cold water.",
+        "Can you write that as a timer in Python?",
+        "Here is a small one:\n\npython\nimport time\ntime.sleep(6 * 60)\nprint(\"Eggs ready\")"],
     "orc__chatgpt-completed_2026-09__idx": ["Reply with exactly: OK", "OK"],
     "obs__claude-hub_2026-10": ["What lives in a tide pool?",
                                 "Anemones, hermit crabs, sea stars and small fish that wait for the tide to return.",
@@ -182,7 +196,7 @@ def roles_table(results, entries) -> tuple[str, str]:
         own = [name for name in PAGES if site in SITES_OF_PAGE[name]]
         for role in ROLES:
             css = [e[2] for e in entries if e[:2] == (site, role)]
-            if not css and role in ("replyBlock", "replyDone"):
+            if not css and role in ("idle", "replyBlock", "replyDone"):
                 continue  # only the sites whose finished marker is an element added after the reply
             hits = []
             for name in own:

@@ -186,6 +186,29 @@ def test_the_reply_is_captured_once_and_only_after_its_finished_marker(browser, 
 
 
 @pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
+def test_a_reply_streaming_when_the_page_opens_is_captured_once_after_it_finishes(browser, page, site, markup):
+    # The page opens mid-reply (a reload during a reply): the reply's words are shown in the
+    # site's own markup, its finished marker is not, until the test ends the reply.
+    open_chat(page, site, MARKUPS[site][markup].page, midStream=1, replyMs=300, chunks=2)
+    key = session_key(browser.context, page)
+    wait_for(lambda: sim(page, "window.__sim.held === true"), what="the reply's last words, unfinished")
+    capture_selection(browser, page, MARKUPS[site][markup].answer, key)  # the user acts: the conversation joins
+    replies = lambda: [m["content"] for m in session_messages(browser.context, key)  # noqa: E731
+                       if m["role"] == "assistant" and m["content"].startswith("Simulated reply")]
+    time.sleep(1.0)  # well past the capture's settle time: the page is quiet, the reply unfinished
+    assert replies() == [], "a reply was captured before it had finished"
+    assert chat_roles(browser, key) == []  # nothing of the page joins while a reply streams
+    page.evaluate("() => window.__sim.finishReply()")
+    wait_for(lambda: not sim(page, "window.__sim.streaming"), what="the finished marker")
+    [full] = [r["text"] for r in sim(page, "window.__sim.replies")]
+    assert wait_for(lambda: replies(), timeout=5, what="the finished reply") == [full]
+    time.sleep(0.8)
+    assert replies() == [full]
+    roles = chat_roles(browser, key)  # then the whole conversation shown, the reply last
+    assert roles[0] == "user" and roles[-1] == "assistant" and roles.count("assistant") >= 2
+
+
+@pytest.mark.parametrize(("site", "markup"), SITE_MARKUPS, ids=IDS)
 def test_closing_the_tab_clears_its_session(browser, page, site, markup):
     open_chat(page, site, MARKUPS[site][markup].page, reply="none")
     key = session_key(browser.context, page)

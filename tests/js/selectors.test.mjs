@@ -9,8 +9,9 @@ import { ROOT, load, plain } from "./load.mjs";
 
 const ROLES = ["editor", "sendButton", "form", "userMessage", "assistantMessage", "userText", "assistantText", "streaming"];
 // A site whose finished marker is an element added after the reply names it (replyDone)
-// and, optionally, the reply's block it is looked for in (replyBlock).
-const FINISHED_MARKER = ["replyBlock", "replyDone"];
+// and, optionally, the reply's block it is looked for in (replyBlock); a layout whose send
+// control shows that no reply streams names that state (idle).
+const FINISHED_MARKER = ["idle", "replyBlock", "replyDone"];
 const REQUIRED = ["editor", "sendButton", "userMessage", "assistantMessage"]; // an adapter cannot work without these
 const { SITES } = load(["shared/sites.js"]).sites;
 const ids = Object.keys(SITES);

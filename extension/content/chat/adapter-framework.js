@@ -12,7 +12,9 @@
   class ChatAdapter {
     constructor({ site, selectors, ...quirks }) {
       this.site = site;
-      this.sel = selectors;
+      this.builtIn = selectors; // the release's table
+      this.sel = selectors; // the table in use: the user's selectors for this host first (useOverrides)
+      this.ignored = []; // the user's selectors not used here: [{role, why}]
       this.seen = new W.RolesSeen(); // what sends on this page showed about the roles
       Object.assign(this, quirks); // a site may override any method below
     }
@@ -71,13 +73,18 @@
       return structure.editorNear(target) ? target : null; // a form holding the structural composer
     }
 
-    // The messages shown, in page order: [{el, role, text}].
-    turns() {
+    // The messages shown, in page order: [{el, role}]. Their text is read apart (textOf):
+    // reading it lays the page out, so only for the messages not captured yet.
+    shown() {
       const user = all(document, this.sel.userMessage).map((el) => ({ el, role: "user" }));
       const assistant = all(document, this.sel.assistantMessage).map((el) => ({ el, role: "assistant" }));
       return [...user, ...assistant]
-        .sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))
-        .map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
+        .sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    }
+
+    // The messages shown, in page order, with their text: [{el, role, text}].
+    turns() {
+      return this.shown().map((t) => ({ ...t, text: this.textOf(t.el, t.role) }));
     }
 
     // A message's text: its text elements', outermost only (several when a site splits a
@@ -90,12 +97,14 @@
       return text || el.innerText.trim();
     }
 
-    // A reply is streaming while a `streaming` marker is on the page or, on a site whose
+    // A reply is streaming while a `streaming` marker is on the page; not while an `idle`
+    // marker is (a layout whose send control shows that no reply streams); else, on a site whose
     // finished marker is an element added after the reply once it is done (`replyDone`,
     // e.g. the reply's action bar, looked for inside the reply's `replyBlock`), while the
     // last reply has none after its text.
     isStreaming() {
       if (any(document, this.sel.streaming)) return true;
+      if (any(document, this.sel.idle || [])) return false;
       const done = this.sel.replyDone || [];
       const last = done.length ? all(document, this.sel.assistantMessage).at(-1) : null;
       if (!last) return false;
@@ -112,6 +121,13 @@
       const names = new Set([...css.matchAll(/\[([\w-]+)/g)].map((m) => m[1]));
       if (/\.[A-Za-z_]/.test(css.replace(/\[[^\]]*\]/g, ""))) names.add("class");
       return [...names];
+    }
+
+    // The user's selectors for this host, checked (W.siteOverrides.check): each goes before
+    // its role's built-in list from now on, with no reload.
+    useOverrides({ entries, ignored }) {
+      this.sel = W.siteOverrides.merged(this.builtIn, entries);
+      this.ignored = ignored;
     }
 
     conversationIsNew() {
@@ -140,7 +156,7 @@
       const turns = all(document, this.sel.userMessage).length + all(document, this.sel.assistantMessage).length;
       return { state: attached ? "attached" : "unrecognised", site: this.site, turns,
                ...(attached ? {} : { detail: "no chat composer found on this page" }),
-               roles, build: W.roles.buildId() };
+               roles, build: W.roles.buildId(), ...(this.ignored.length ? { ignored: this.ignored } : {}) };
     }
   }
 

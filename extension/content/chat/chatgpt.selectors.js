@@ -39,7 +39,10 @@
       { css: "form[data-chatgpt-composer]", pages: NEW },
       { css: 'form[data-type="unified-composer"]', pages: [...COMPOSER, SERVER_HTML] },
     ],
+    // The outer wrapper keeps its key while the site re-creates the inner unit (a live capture
+    // of 2026-10-05, FIELD-2026-10.md): the wrapper first, the inner unit kept.
     userMessage: [
+      { css: '[data-chatgpt-search-unit-key$=":user"]', pages: NEW },
       { css: '[data-content-search-unit-key$=":user"]', pages: NEW },
       { css: '[data-message-author-role="user"]', pages: CONVERSATION },
       { css: 'section[data-testid^="conversation-turn-"][data-turn="user"]', pages: TURN_SECTIONS },

@@ -16,8 +16,15 @@
   // new paragraphs; everywhere else a line break keeps the block's lines in one paragraph.
   const isQuill = (el) => el.classList.contains("ql-editor");
 
+  // The composer's text. Quill's is its lines' text (each child a line, a list's items
+  // too; a bare text node, before Quill wraps it, a line of its own), read without
+  // laying the page out: innerText would, and on a page heavy with inline styles (Gemini's)
+  // that layout was most of a send's time.
   function readText(editor) {
-    return isTextControl(editor) ? editor.value : editor.innerText;
+    if (isTextControl(editor)) return editor.value;
+    if (!isQuill(editor)) return editor.innerText;
+    const lines = [...editor.childNodes].flatMap((block) => (/^[OU]L$/.test(block.nodeName) ? [...block.children] : [block]));
+    return lines.map((line) => line.textContent).join("\n");
   }
 
   function selectAll(editor) {
@@ -61,12 +68,17 @@
       document.execCommand("insertText", false, text);
       return same(readText(editor), text);
     }
-    const lineBreak = isQuill(editor) ? ["insertParagraph", "insertParagraph"] : ["insertLineBreak", "insertLineBreak"];
     step(editor, "deleteContentBackward", "delete");
-    text.split("\n").forEach((line, i) => {
-      if (i > 0) step(editor, ...lineBreak);
-      if (line) step(editor, "insertText", "insertText", line);
-    });
+    if (isQuill(editor)) {
+      // Quill wants a paragraph per line, which is what one insertText makes of the newlines;
+      // one step, because each editing step lays the page out (most of a send on Gemini).
+      step(editor, "insertText", "insertText", text);
+    } else {
+      text.split("\n").forEach((line, i) => {
+        if (i > 0) step(editor, "insertLineBreak", "insertLineBreak");
+        if (line) step(editor, "insertText", "insertText", line);
+      });
+    }
     if (same(readText(editor), text)) return true;
     await nextTask();
     return same(readText(editor), text);

@@ -1,8 +1,8 @@
 // The roles report (design §9): for each role of a site's selector table, how many elements
 // each selector matches now and whether the role was found, found only by the structural
 // fallback, or missing where the page must have one. It goes to the popup (page status) and
-// into the copyable diagnostic, so it holds counts, our own selectors, the site's build id
-// and statuses: never page text.
+// into the copyable diagnostic, so it holds counts, our own selectors (and the user's, marked
+// `user`), the site's build id and statuses: never page text.
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.roles) return;
@@ -59,7 +59,8 @@
   // {role: {status, matches: [{css, count}]}} for every role in the adapter's table.
   function report(adapter) {
     const counted = Object.entries(adapter.sel).map(([role, entries]) =>
-      [role, entries.map(({ css }) => ({ css, count: document.querySelectorAll(css).length }))]);
+      [role, entries.map((entry) => ({ css: entry.css, count: W.dom.all(document, [entry]).length,
+                                       ...(entry.user ? { user: true } : {}) }))]);
     const matched = Object.fromEntries(counted.map(([role, m]) => [role, (m.find((e) => e.count > 0) || { count: 0 }).count]));
     return Object.fromEntries(counted.map(([role, matches]) =>
       [role, { status: statusOf(role, matched[role] > 0, adapter, matched), matches }]));

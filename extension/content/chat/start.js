@@ -29,13 +29,23 @@
   }
 
   new W.SendInterceptor(adapter, prepare).install();
-  // Only the worker sends this (no tab): after a clear of this tab's session, or of all.
-  chrome.runtime.onMessage.addListener((envelope, sender) => {
-    if (envelope && envelope.kind === W.wire.KIND.sessionCleared && sender.id === chrome.runtime.id && !sender.tab) {
-      capture.forgetShown();
-    }
+  // Only the extension sends to a content script (chrome.tabs.sendMessage): the worker (no
+  // tab) after a clear of this tab's session, or of all; Options' "Test on this tab".
+  chrome.runtime.onMessage.addListener((envelope, sender, sendResponse) => {
+    if (!envelope || sender.id !== chrome.runtime.id) return false;
+    if (envelope.kind === W.wire.KIND.sessionCleared && !sender.tab) capture.forgetShown();
+    if (envelope.kind === W.wire.KIND.testSelectors) sendResponse(testSelectors(envelope.selectors));
     return false;
   });
+
+  // {site, hostname, counts: {role: n}, ignored: [{role, why}]} of selectors {role: css}
+  // on this page, as the adapter would use them: counts only, never page text.
+  function testSelectors(selectors) {
+    const { entries, ignored } = W.siteOverrides.check(selectors);
+    const counts = Object.fromEntries(Object.entries(entries).map(([role, e]) => [role, W.dom.all(document, [e]).length]));
+    return { site: adapter.site, hostname: location.hostname, counts, ignored };
+  }
+
   W.page.onEngage(async () => {
     capture.engage();
     await capture.sync(1000);
@@ -75,4 +85,14 @@
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchRecognition, { once: true });
   else watchRecognition();
+
+  // The user's selectors for this host (Options, "Fix a site"), now and whenever they change.
+  let overridesSeen = false;
+  W.siteOverrides.watch(location.hostname, (checked) => {
+    if (!overridesSeen && !Object.keys(checked.entries).length && !checked.ignored.length) return;
+    overridesSeen = true;
+    adapter.useOverrides(checked);
+    capture.rewatch();
+    refresh();
+  });
 })();

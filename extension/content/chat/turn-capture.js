@@ -34,6 +34,16 @@
       }
     }
 
+    // The adapter's selectors changed (the user's own, site-overrides.js): watch the
+    // attributes they name from now on, and look at the page again.
+    rewatch() {
+      if (!this.observer) return;
+      this.observer.disconnect();
+      this.observer = null;
+      this.engage();
+      this.schedule();
+    }
+
     schedule() {
       clearTimeout(this.timer);
       this.timer = setTimeout(async () => {
@@ -46,13 +56,14 @@
     // The user cleared this tab's session: what the page shows now stays out of it.
     forgetShown() {
       clearTimeout(this.timer);
-      for (const t of this.adapter.turns()) this.captured.add(t.el);
+      for (const t of this.adapter.shown()) this.captured.add(t.el);
     }
 
     // Sends the turns not yet captured; nothing while a reply is still streaming.
     async sync(timeoutMs) {
       if (this.adapter.isStreaming()) return false;
-      const fresh = this.adapter.turns().filter((t) => !this.captured.has(t.el) && t.text.trim());
+      const fresh = this.adapter.shown().filter((t) => !this.captured.has(t.el))
+        .map((t) => ({ ...t, text: this.adapter.textOf(t.el, t.role) })).filter((t) => t.text.trim());
       if (!fresh.length) return true;
       for (const t of fresh) this.captured.add(t.el); // claimed now, so overlapping syncs never repeat a turn
       const batch = fresh.length > MAX_TURNS ? [fresh[0], ...fresh.slice(1 - MAX_TURNS)] : fresh;

@@ -9,16 +9,20 @@
 // once finished) or its old turns (a stop button while streaming); Claude's hub (the reply
 // mounts with no data-is-streaming, "true" comes with its first words, "false" at the end) or
 // its old turns (data-is-streaming "true" -> "false"); Gemini sets aria-busy="false";
-// Perplexity, Grok, DeepSeek and Copilot add the reply's action bar. A marker that is an
+// Perplexity, Grok, DeepSeek (May 2026) and Copilot add the reply's action bar; DeepSeek's
+// October 2026 round button shows its stop icon while the reply streams. A marker that is an
 // attribute or an action bar comes `finishMs` after the last words, so only the marker (not
 // the page falling quiet) can tell a capture the reply is done; where a stop button marks
 // the end, the marker goes with it.
+// With data-mid-stream="1" the page opens with a reply mid-stream, held there until
+// window.__sim.finishReply() (tests/e2e/test_sites.py).
 // Used by `whiteboard demo` and the end-to-end tests; window.__sim records every send.
 (() => {
   const script = document.currentScript;
   const site = script.dataset.site;
   const config = { replyMs: Number(script.dataset.replyMs || 900), chunks: Number(script.dataset.chunks || 12),
-                   reply: script.dataset.reply || "echo", finishMs: Number(script.dataset.finishMs || 500) };
+                   reply: script.dataset.reply || "echo", finishMs: Number(script.dataset.finishMs || 500),
+                   midStream: script.dataset.midStream === "1" };
 
   const make = (tag, attrs = {}, text) => {
     const el = document.createElement(tag);
@@ -67,6 +71,7 @@
         if (role === "user") {
           const body = make("div", { class: "whitespace-pre-wrap" }, text);
           const turn = nest(make("div", { "data-turn-key": `sim-turn-${n}` }),
+                            make("div", { class: "group/user-message", "data-chatgpt-search-unit-key": `fallback-turn-${n}:0:user` }),
                             make("div", { "data-content-search-unit-key": `fallback-turn-${n}:0:user` }),
                             make("div", { "data-user-message-bubble": "true" }), body);
           return { turn, body };
@@ -177,21 +182,39 @@
       },
     }],
     perplexity: [{
+      // One layout, two markups: September 2026's (a group/user-bubble query, a .prose answer
+      // carrying data-renderer="lm", wrapped in [data-workflow-final-text] once finished) where
+      // the page shows bubbles, else the heading and #markdown-content-N of before.
       name: "current",
       editor: "#ask-input",
       form: null,
       sendButton: "[data-ask-input-container] button:not([data-state])",
-      messages: "h1[class~='group/query'], div[id^='markdown-content-']",
+      messages: "h1[class~='group/query'], div[id^='markdown-content-'], [class~='group/user-bubble'], .prose[data-renderer=lm]",
       turn(role, text) {
+        const bubbles = has("[class~='group/user-bubble']");
         if (role === "user") {
-          const body = make("h1", { class: "group/query relative whitespace-pre-line" }, text);
-          return { turn: nest(make("div", { class: "sim-turn" }), body), body };
+          const body = bubbles ? make("div", { "data-renderer": "lm" }, text)
+            : make("h1", { class: "group/query relative whitespace-pre-line" }, text);
+          return { turn: bubbles ? nest(make("div", { class: "flex justify-end" }),
+                                        make("div", { class: "group/user-bubble bg-subtle rounded-2xl" }), body)
+            : nest(make("div", { class: "sim-turn" }), body), body };
+        }
+        if (bubbles) {
+          const body = make("div", { class: "prose dark:prose-invert inline leading-relaxed", "data-renderer": "lm" });
+          return { turn: nest(make("div", { role: "tabpanel" }), make("div", { class: "relative" }), body), body, bubbles };
         }
         const n = document.querySelectorAll("div[id^='markdown-content-']").length;
         const body = make("div", { "data-renderer": "lm" });
         return { turn: nest(make("div", { class: "sim-turn" }), make("div", { id: `markdown-content-${n}` }), body), body };
       },
-      finish: ({ turn }) => turn.append(nest(make("div"), make("button", { "data-state": "closed", type: "button" }))),
+      finish: ({ turn, body, bubbles }) => {
+        if (bubbles) {
+          const wrapper = make("div", { "data-workflow-final-text": "true" });
+          body.before(wrapper);
+          wrapper.append(body);
+        }
+        turn.append(nest(make("div"), make("button", { "data-state": "closed", type: "button" })));
+      },
       toggle: disable,
     }],
     grok: [{
@@ -216,6 +239,31 @@
       toggle: disable,
     }],
     deepseek: [{
+      // The version served from 2026-10-04: hashed rows, one round button for send and stop
+      // (its svg path says which), the conversation's list holding the composer.
+      name: "2026-10",
+      when: "div[role=button].ds-button--circle",
+      editor: ".ds-virtual-list--printable textarea",
+      form: null,
+      sendButton: "div[role=button].ds-button--circle",
+      messages: ".ds-message",
+      thread: () => document.querySelector(".ds-virtual-list--printable .ds-virtual-list-visible-items"),
+      turn(role, text) {
+        const body = role === "user" ? make("div", { class: "ds-collapsible-text" }, text)
+          : make("div", { class: "ds-markdown ds-assistant-message-main-content" });
+        return { turn: nest(make("div", { class: "_81e7b5e" }), make("div", { class: "ds-message" }), body), body };
+      },
+      streamStart: () => { // the same button shows the stop icon until the reply has finished
+        const path = document.querySelector(`${S.sendButton} path`);
+        const send = path.getAttribute("d");
+        path.setAttribute("d", "M2 4.88C2 3.29 3.29 2 4.88 2h6.24C12.71 2 14 3.29 14 4.88v6.24C14 12.71 12.71 14 11.12 14H4.88C3.29 14 2 12.71 2 11.12z");
+        return () => path.setAttribute("d", send);
+      },
+      toggle: (button, on) => {
+        button.classList.toggle("ds-button--disabled", !on);
+        button.setAttribute("aria-disabled", String(!on));
+      },
+    }, {
       name: "current",
       editor: "textarea[name=search]",
       form: null,
@@ -272,7 +320,7 @@
       return { turn: nest(make("div", { class: `bubble-v9 ${role === "user" ? "mine" : "theirs"}` }), body), body };
     },
   };
-  const S = (SITES[site] || []).find((layout) => has(layout.editor)) || GENERIC;
+  const S = (SITES[site] || []).find((layout) => has(layout.editor) && (!layout.when || has(layout.when))) || GENERIC;
   const sim = { site, layout: S.name, sendButton: S.sendButton, sent: [], replies: [], streaming: false, config };
   sim.selectors = S; // for tests acting as the page's own script
   window.__sim = sim;
@@ -362,7 +410,8 @@
     return made;
   }
 
-  function streamReply(text) {
+  // `hold`: the reply stays mid-stream after its last words until window.__sim.finishReply().
+  function streamReply(text, hold = false) {
     sim.streaming = true;
     syncSendButton();
     const reply = addTurn("assistant", text);
@@ -382,12 +431,20 @@
       reply.body.textContent = words.slice(0, shown).join(" ");
       if (shown < words.length) return;
       clearInterval(timer);
-      if (stopped) {
-        stopped();
-        done();
-      } else {
-        setTimeout(done, S.finish ? config.finishMs : 0);
-      }
+      const end = () => {
+        if (stopped) {
+          stopped();
+          done();
+        } else {
+          setTimeout(done, S.finish ? config.finishMs : 0);
+        }
+      };
+      if (!hold) return end();
+      sim.held = true;
+      sim.finishReply = () => {
+        sim.held = false;
+        end();
+      };
     }, Math.max(10, config.replyMs / config.chunks));
   }
 
@@ -419,6 +476,11 @@
     if (form) form.addEventListener("submit", (e) => { e.preventDefault(); send(e.submitter ? "click" : "submit"); });
     for (const b of document.querySelectorAll(S.sendButton)) b.addEventListener("click", (e) => onButton(e));
     syncSendButton();
+    // A page opened (or reloaded) while a reply streams: its question and words are in, its end is not.
+    if (config.midStream) {
+      addTurn("user", "A question asked before the page opened");
+      streamReply("Simulated reply 0: still streaming when the page opened.", true);
+    }
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", attach, { once: true });
