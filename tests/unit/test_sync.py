@@ -492,3 +492,73 @@ def test_a_really_full_disk_keeps_the_change_file_whole(small_disk, computers):
     a.now()
     b.now()
     assert len(b.texts()) == 41 and b.sync.status()["skipped"] == []
+
+
+def _plant_link(link: Path, target: Path) -> None:
+    target.write_bytes(b"the user's own file")
+    link.symlink_to(target)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
+def test_a_link_planted_at_this_computers_change_file_is_never_written_through(computers, folder, tmp_path):
+    a, b = computers("a"), computers("b")
+    device = a.sync.status()["device"]
+    target = tmp_path / "bashrc"
+    _plant_link(folder / folder_module.file_name(device, 1), target)  # another device's "copy" of a link
+    _plant_link(folder / f".{folder_module.file_name(device, 2)}.tmp", tmp_path / "profile")
+    a.add("Prefers tea")
+    a.now()
+    assert target.read_bytes() == b"the user's own file"
+    assert (tmp_path / "profile").read_bytes() == b"the user's own file"
+    b.now()
+    assert b.texts() == ["Prefers tea"]  # written to a new file of its own instead
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
+def test_a_link_planted_at_the_snapshots_temporary_name_is_never_written_through(computers, folder, tmp_path,
+                                                                                  monkeypatch):
+    monkeypatch.setattr(exchange_module, "ROTATE_BYTES", 1024)
+    a, b = computers("a"), computers("b")
+    device = a.sync.status()["device"]
+    a.add("Prefers tea")
+    a.now()  # the file is past ROTATE_BYTES now: the next exchange writes a snapshot, generation 2
+    target = tmp_path / "bashrc"
+    _plant_link(folder / f".{folder_module.file_name(device, 2)}.tmp", target)
+    a.add("Has two cats", "context")
+    a.now()
+    assert (folder / folder_module.file_name(device, 2)).is_file()
+    assert target.read_bytes() == b"the user's own file"
+    b.now()
+    assert b.texts() == ["Has two cats", "Prefers tea"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.timeout(20)
+def test_a_pipe_or_a_link_in_the_folder_is_skipped_and_the_exchange_finishes(computers, folder, tmp_path):
+    a, b = computers("a"), computers("b")
+    a.add("Prefers tea")
+    a.now()
+    os.mkfifo(folder / "0123456789abcdef-000001.wbsync")  # a read would wait for a writer forever
+    (tmp_path / "elsewhere.wbsync").write_bytes(b"x")
+    (folder / "fedcba9876543210-000001.wbsync").symlink_to(tmp_path / "elsewhere.wbsync")
+    outcome = b.now()
+    assert b.texts() == ["Prefers tea"]
+    problems = {s.file: s.problem for s in outcome.skipped}
+    assert "not a regular file" in problems["0123456789abcdef-000001.wbsync"]
+    assert "not a regular file" in problems["fedcba9876543210-000001.wbsync"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
+def test_a_lock_file_that_cannot_be_opened_is_a_typed_error_not_a_traceback(computers, tmp_path):
+    a = computers("a")
+    lock = a.service.vault_path.with_name(exchange_module.LOCK_FILE)
+    lock.unlink()
+    _plant_link(lock, tmp_path / "bashrc")
+    with pytest.raises(Unavailable) as caught:
+        a.now()
+    assert caught.value.reason == "write_failed"
+    lock.unlink()
+    lock.mkdir()
+    with pytest.raises(Unavailable) as caught:
+        a.now()
+    assert caught.value.reason in ("write_failed", "read_only")

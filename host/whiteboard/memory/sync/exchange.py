@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from ... import files
 from ...protocol.errors import BadRequest, Unavailable
 from ..model import Memory, OldText
 from ..store.sync_rows import LOCK_FILE, sync_text_keyer
@@ -236,7 +237,10 @@ class Sync:
             vault.set_sync_progress({n: None for n in old})
         config.update(generation=generation, base=at[0])
         for n in old:
-            (folder / n).unlink(missing_ok=True)
+            try:
+                (folder / n).unlink(missing_ok=True)  # a link planted there goes, never what it points to
+            except OSError:  # a folder planted under the name: left alone, never read
+                pass
         return name, at
 
     def _seal(self, key: bytes, config: dict, name: str, index: int, ops: list, snapshot: bool) -> list[bytes]:
@@ -249,8 +253,11 @@ class Sync:
     def _locked(self):
         """One exchange at a time on this computer (the CLI and the hosts of two browsers)."""
         path = self.service.vault_path.with_name(LOCK_FILE)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError as exc:
+            raise files.unwritable(exc, path) from None
         try:
             try:
                 import fcntl
