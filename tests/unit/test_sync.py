@@ -562,3 +562,20 @@ def test_a_lock_file_that_cannot_be_opened_is_a_typed_error_not_a_traceback(comp
     with pytest.raises(Unavailable) as caught:
         a.now()
     assert caught.value.reason in ("write_failed", "read_only")
+
+
+@pytest.mark.parametrize("code, reason", [(errno.ENOSPC, "write_failed"), (errno.EDQUOT, "write_failed"),
+                                          (errno.EROFS, "read_only"), (errno.EACCES, "read_only")])
+def test_a_key_file_that_cannot_be_written_says_why(computers, folder, monkeypatch, code, reason):
+    a = computers("a", join=False)
+    real_fsync = os.fsync
+
+    def fails(fd):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(passphrase.os, "fsync", fails)
+    with pytest.raises(Unavailable) as caught:
+        a.sync.enable(folder, PASSPHRASE, "a")
+    assert caught.value.reason == reason
+    monkeypatch.setattr(passphrase.os, "fsync", real_fsync)
+    assert list(folder.iterdir()) == [] and a.sync.status() is None

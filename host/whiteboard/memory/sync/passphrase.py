@@ -17,7 +17,7 @@ import json
 import os
 from pathlib import Path
 
-from ... import crypto
+from ... import crypto, files
 from ...protocol.errors import BadRequest, Unavailable
 
 KEY_FILE = "whiteboard-sync.key"
@@ -67,7 +67,7 @@ def create(folder: Path, passphrase: str) -> bytes:
         raise BadRequest(f"{path} exists: this folder is already a sync folder; use `whiteboard sync join`") \
             from None
     except OSError as exc:
-        raise Unavailable(f"cannot write {path} ({exc.strerror})", reason="read_only") from None
+        raise files.unwritable(exc, path) from None
     finally:
         tmp.unlink(missing_ok=True)
     return key
