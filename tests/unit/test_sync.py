@@ -579,3 +579,28 @@ def test_a_key_file_that_cannot_be_written_says_why(computers, folder, monkeypat
     assert caught.value.reason == reason
     monkeypatch.setattr(passphrase.os, "fsync", real_fsync)
     assert list(folder.iterdir()) == [] and a.sync.status() is None
+
+
+@pytest.mark.parametrize("value", ["inf", "1e13", "nan", "0", "-1", "ten"])
+def test_a_sync_interval_out_of_range_stops_the_hosts_start_by_name(value):
+    from whiteboard.config import HostConfig
+    with pytest.raises(ValueError, match=r"WHITEBOARD_SYNC_SECONDS must be a number from 0\.2 to 86400"):
+        HostConfig.from_env({"WHITEBOARD_SYNC_SECONDS": value})
+    HostConfig.from_env({"WHITEBOARD_SYNC_SECONDS": "5"})
+
+
+@pytest.mark.parametrize("value", ["inf", "1e13"])
+def test_a_sync_interval_out_of_range_never_ends_the_sync_thread(computers, monkeypatch, caplog, value):
+    import threading
+
+    from whiteboard.memory.sync import background
+    a = computers("a")
+    monkeypatch.setenv("WHITEBOARD_SYNC_SECONDS", value)
+    stopping = threading.Event()
+    poller = background.SyncPoller(a.service, stopping).start()
+    time.sleep(0.3)
+    assert poller.thread.is_alive()  # an overflowing wait would have ended it
+    assert "WHITEBOARD_SYNC_SECONDS must be a number from 0.2 to 86400" in caplog.text
+    stopping.set()
+    poller.thread.join(5)
+    assert not poller.thread.is_alive()
