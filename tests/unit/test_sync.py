@@ -604,3 +604,32 @@ def test_a_sync_interval_out_of_range_never_ends_the_sync_thread(computers, monk
     stopping.set()
     poller.thread.join(5)
     assert not poller.thread.is_alive()
+
+
+@pytest.mark.parametrize("during", ["read_changes", "write_whole"])
+def test_a_wipe_in_another_process_during_an_exchange_turns_it_into_sync_off(computers, folder, monkeypatch, during):
+    monkeypatch.setattr(exchange_module, "ROTATE_BYTES", 1024)
+    a, b = computers("a"), computers("b")
+    b.add("Lives in Lyon", "context")
+    b.now()
+    a.add("Prefers tea")
+    a.now()  # a's file is past ROTATE_BYTES: its next send is a snapshot (write_whole)
+    a.add("Has two cats", "context")
+    other = MemoryService(a.root / "memories.db", a.root / "secret.key", sites=SiteStore(a.root / "config"))
+    real = getattr(exchange_module, during)
+
+    def wiped_meanwhile(*args, **kwargs):
+        other.wipe()  # `whiteboard memory wipe`, say, while the host's thread exchanges
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exchange_module, during, wiped_meanwhile)
+    try:
+        with pytest.raises(SyncOff):
+            a.now()
+    finally:
+        other.close()
+    monkeypatch.setattr(exchange_module, during, real)
+    a.service.refresh_from_vault()
+    assert a.texts() == [] and a.sync.status() is None  # nothing came back into the wiped vault
+    with pytest.raises(SyncOff):
+        a.now()

@@ -153,6 +153,8 @@ class Sync:
             outcome = Outcome(received=sum(len(r.ops) for r in records), skipped=skipped)
             with self.service.batch() as vault:
                 config = vault.sync_config()
+                if config is None:  # wiped or turned off by another process meanwhile: nothing applied
+                    raise SyncOff()
                 clock = crdt.Clock(device, tuple(config["hlc"]), self.wall)
                 merge = _Merge(vault, key)
                 local = merge.local_changes(clock)
@@ -186,8 +188,9 @@ class Sync:
     def _note_problem(self, exc: Unavailable) -> Unavailable:
         vault = self.service.vault()
         config = vault.sync_config()
-        config["status"] = {**config["status"], "problem": exc.message}
-        vault.set_sync_config(config)
+        if config is not None:  # else sync was turned off meanwhile: no status to note it in
+            config["status"] = {**config["status"], "problem": exc.message}
+            vault.set_sync_config(config)
         return exc
 
     def _send(self, folder: Path, key: bytes, config: dict) -> int:
@@ -210,6 +213,8 @@ class Sync:
         except Unavailable as exc:
             raise self._note_problem(exc) from None
         with vault.batch():
+            if vault.sync_config() is None:  # wiped or turned off by another process meanwhile
+                raise SyncOff()
             vault.set_sync_progress({name: at})
             vault.drop_outbox([seq for seq, _ in waiting])
         return len(ops)
@@ -232,6 +237,8 @@ class Sync:
         old = [file_name(config["device"], g) for g in range(1, generation)]
         with vault.batch():
             current = vault.sync_config()
+            if current is None:  # wiped or turned off by another process meanwhile
+                raise SyncOff()
             current.update(generation=generation, base=at[0])
             vault.set_sync_config(current)
             vault.set_sync_progress({n: None for n in old})
