@@ -20,9 +20,9 @@ from support.host import files_under
 from whiteboard.memory import hub
 from whiteboard.memory.model import Memory, Suggestion, new_memory_id, new_suggestion_id
 from whiteboard.memory.service import MemoryService
+from whiteboard.memory.sync import crdt, passphrase
 from whiteboard.memory.sync import exchange as exchange_module
 from whiteboard.memory.sync import folder as folder_module
-from whiteboard.memory.sync import passphrase
 from whiteboard.memory.sync.exchange import Sync, SyncOff
 from whiteboard.memory.sync.passphrase import KEY_FILE, WrongPassphrase
 from whiteboard.protocol.errors import BadRequest, Unavailable
@@ -633,3 +633,25 @@ def test_a_wipe_in_another_process_during_an_exchange_turns_it_into_sync_off(com
     assert a.texts() == [] and a.sync.status() is None  # nothing came back into the wiped vault
     with pytest.raises(SyncOff):
         a.now()
+
+
+def test_a_memorys_origin_travels_and_a_record_without_one_still_merges(computers):
+    a, b = computers("a"), computers("b")
+    now = time.time()
+    imported = new_memory_id()
+    a.service.store([Memory(id=imported, type="context", text="Has two cats", created_at=now, updated_at=now,
+                            site="chatgpt.com", origin="chatgpt.com, imported 2024-05-01")])
+    plain = a.add("Prefers tea")
+    settle(a, b)
+    assert b.service.get(imported).origin == "chatgpt.com, imported 2024-05-01"
+    assert b.service.get(plain).origin is None
+    # An older writer of this format sends meta as [site, confidence, created_at]: still read.
+    element = crdt.new_element()
+    crdt.apply(element, "text", [1, 0, "x"], ["Has two cats", [], []])
+    crdt.apply(element, "meta", [1, 0, "x"], ["claude.ai", 0.5, 1.0])
+    assert crdt.view(element)["origin"] is None and crdt.view(element)["site"] == "claude.ai"
+    assert crdt.op_problem(["m1", "meta", [1, 0, "x"], ["claude.ai", 0.5, 1.0]], 1000) == ""
+    assert crdt.op_problem(["m1", "meta", [1, 0, "x"], ["claude.ai", 0.5, 1.0, "x" * 41]], 1000) != ""
+    # A memory without an origin is written as three items, which that older reader takes.
+    ops = [op for op in crdt.ops_of(plain, b.service.vault().sync_elements([plain])[plain]) if op[1] == "meta"]
+    assert len(ops[0][3]) == 3

@@ -360,9 +360,12 @@ class _Merge:
             changes.append((m.updated_at, m.id, "type", m.type))
         if view is None or view["pinned_at"] != m.pinned_at:
             changes.append((m.pinned_at if m.pinned_at is not None else now, m.id, "pin", m.pinned_at))
-        if view is None or [view["site"], view["confidence"], view["created_at"]] != \
-                [m.site, m.confidence, m.created_at]:
-            changes.append((m.updated_at, m.id, "meta", [m.site, m.confidence, m.created_at]))
+        origin = m.origin[:crdt.ORIGIN_CHARS] if m.origin else None
+        if view is None or [view["site"], view["confidence"], view["created_at"], view["origin"]] != \
+                [m.site, m.confidence, m.created_at, origin]:
+            # The origin only when there is one: three items are what a reader before it takes.
+            meta = [m.site, m.confidence, m.created_at] + ([origin] if origin else [])
+            changes.append((m.updated_at, m.id, "meta", meta))
         self.touched.add(m.id)
         return changes
 
@@ -424,9 +427,9 @@ def _same(m: Memory, view: dict) -> bool:
     """The vault shows what the merge decided (old texts compared by text: a local edit's
     old text carries the edit's time, the merge's the time it was first written)."""
     return (m.text, m.tags, m.keywords, m.type, m.pinned_at, m.site, m.confidence, m.created_at,
-            [o.text for o in m.old_texts]) == \
+            m.origin[:crdt.ORIGIN_CHARS] if m.origin else None, [o.text for o in m.old_texts]) == \
         (view["text"], view["tags"], view["keywords"], view["type"], view["pinned_at"], view["site"],
-         view["confidence"], view["created_at"], [t for t, _ in view["old_texts"]])
+         view["confidence"], view["created_at"], view["origin"], [t for t, _ in view["old_texts"]])
 
 
 def _memory(memory_id: str, view: dict, now: Memory | None) -> Memory:
@@ -434,6 +437,6 @@ def _memory(memory_id: str, view: dict, now: Memory | None) -> Memory:
     usage, and any field a later release adds that sync does not carry)."""
     fields = dict(type=view["type"], text=view["text"], created_at=view["created_at"],
                   updated_at=max(view["updated_at"], view["created_at"]), tags=view["tags"],
-                  keywords=view["keywords"], confidence=view["confidence"], site=view["site"],
+                  keywords=view["keywords"], confidence=view["confidence"], site=view["site"], origin=view["origin"],
                   old_texts=[OldText(t, at) for t, at in view["old_texts"]], pinned_at=view["pinned_at"])
     return replace(now, **fields) if now is not None else Memory(id=memory_id, **fields)
