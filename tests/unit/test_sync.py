@@ -655,3 +655,19 @@ def test_a_memorys_origin_travels_and_a_record_without_one_still_merges(computer
     # A memory without an origin is written as three items, which that older reader takes.
     ops = [op for op in crdt.ops_of(plain, b.service.vault().sync_elements([plain])[plain]) if op[1] == "meta"]
     assert len(ops[0][3]) == 3
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
+def test_a_dangling_link_in_the_folder_does_not_hide_the_folders_changes_from_the_sync_thread(computers, folder,
+                                                                                              tmp_path):
+    import threading
+
+    from whiteboard.memory.sync import background
+    a, b = computers("a"), computers("b")
+    (folder / "notes.txt").symlink_to(tmp_path / "gone")
+    poller = background.SyncPoller(a.service, threading.Event())
+    before = poller._signature()
+    b.add("Prefers tea")
+    b.now()  # b's change file appears: a's thread must see a difference and exchange
+    assert poller._signature() != before
+    assert before[0] is not None

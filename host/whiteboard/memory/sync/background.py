@@ -76,7 +76,10 @@ class SyncPoller:
         if config is None:
             return None
         try:
-            listing = tuple(sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns)
+            # Never following a link: one to nowhere (the folder's entries come from other
+            # devices) would fail the whole listing and hide every change in the folder.
+            listing = tuple(sorted((e.name, e.stat(follow_symlinks=False).st_size,
+                                    e.stat(follow_symlinks=False).st_mtime_ns)
                                    for e in os.scandir(config["folder"])))
         except OSError:
             listing = None
