@@ -671,3 +671,21 @@ def test_a_dangling_link_in_the_folder_does_not_hide_the_folders_changes_from_th
     b.now()  # b's change file appears: a's thread must see a difference and exchange
     assert poller._signature() != before
     assert before[0] is not None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.timeout(20)
+def test_a_pipe_or_a_link_as_the_key_file_is_refused_not_waited_on(computers, folder, tmp_path):
+    computers("a")
+    key_file = folder / KEY_FILE
+    (tmp_path / "elsewhere.key").write_bytes(key_file.read_bytes())
+    b = computers("b", join=False)
+    key_file.unlink()
+    os.mkfifo(key_file)  # a read would wait for a writer forever
+    with pytest.raises(BadRequest, match="not a regular file"):
+        b.sync.join(folder, PASSPHRASE)
+    key_file.unlink()
+    key_file.symlink_to(tmp_path / "elsewhere.key")
+    with pytest.raises(BadRequest, match="not a regular file"):
+        b.sync.join(folder, PASSPHRASE)
+    assert b.sync.status() is None

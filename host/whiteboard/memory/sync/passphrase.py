@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import stat
 from pathlib import Path
 
 from ... import crypto, files
@@ -76,13 +77,22 @@ def create(folder: Path, passphrase: str) -> bytes:
 def unwrap(folder: Path, passphrase: str) -> bytes:
     """The sync key from the folder's key file; WrongPassphrase when the passphrase does not open it."""
     path = folder / KEY_FILE
+    not_regular = BadRequest(f"{path} is not a regular file (a link or a pipe the sync engine copied?): not read; "
+                             "replace it with the key file from the computer that enabled sync")
     try:
-        with open(path, "rb") as f:
+        # Never through a link, never waiting on a pipe: the folder's entries come from other devices.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise not_regular
             raw = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise BadRequest(f"{folder} holds no {KEY_FILE}: not a sync folder (yet). Use `whiteboard sync enable` on "
                          "the first computer, or wait until the sync engine has copied the folder here") from None
     except OSError as exc:
+        if path.is_symlink():
+            raise not_regular from None
         raise Unavailable(f"cannot read {path} ({exc.strerror})") from None
     try:
         document = json.loads(raw)
