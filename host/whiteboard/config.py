@@ -70,9 +70,18 @@ LIMIT_RANGES: dict[str, tuple[float, float]] = {
     "tail_messages": (0, 1000), "default_budget": (1, 200_000)}
 
 
+# How often the host's sync thread looks at the sync folder (memory/sync/background.py):
+# infinite or huge would overflow the thread's wait and stop sync without a word.
+SYNC_SECONDS_VARIABLE = "WHITEBOARD_SYNC_SECONDS"
+SYNC_SECONDS_RANGE = (0.2, 24 * 3600)
+
+
 def _limit_from_env(name: str, raw: str, kind: type) -> int | float:
-    variable = f"WHITEBOARD_{name.upper()}"
-    low, high = LIMIT_RANGES[name]
+    return number_from_env(f"WHITEBOARD_{name.upper()}", raw, *LIMIT_RANGES[name], kind)
+
+
+def number_from_env(variable: str, raw: str, low: float, high: float, kind: type = float) -> int | float:
+    """raw as a number from low to high; ValueError naming the variable and its range."""
     try:
         value = kind(raw.strip())
     except ValueError:
@@ -109,6 +118,8 @@ class HostConfig:
                 raise ValueError(f"WHITEBOARD_INBOUND_CAP must be a whole number of bytes from 1 to "
                                  f"{HARD_INBOUND_CAP}, got {raw[:40]!r}")
             config = replace(config, inbound_cap=cap)
+        if env.get(SYNC_SECONDS_VARIABLE):  # only checked here: the sync thread reads it itself
+            number_from_env(SYNC_SECONDS_VARIABLE, env[SYNC_SECONDS_VARIABLE], *SYNC_SECONDS_RANGE)
         if env.get("WHITEBOARD_ALLOWED_ORIGINS"):
             origins = tuple(o.strip() for o in env["WHITEBOARD_ALLOWED_ORIGINS"].split(",") if o.strip())
             config = replace(config, allowed_origins=origins)

@@ -42,3 +42,12 @@ def test_the_host_says_which_limit_and_exits(tmp_path):
     assert done.returncode == 2
     assert "WHITEBOARD_MAX_SESSIONS must be a whole number from 1 to 10000, got '0'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_host_refuses_a_sync_interval_that_would_stop_sync_and_exits(tmp_path):
+    env = {**isolated_env(tmp_path), "WHITEBOARD_SYNC_SECONDS": "inf"}
+    done = subprocess.run([sys.executable, "-m", "whiteboard.server.main"], env=env, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 2
+    assert "WHITEBOARD_SYNC_SECONDS must be a number from 0.2 to 86400, got 'inf'" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -20,9 +20,9 @@ from support.host import files_under
 from whiteboard.memory import hub
 from whiteboard.memory.model import Memory, Suggestion, new_memory_id, new_suggestion_id
 from whiteboard.memory.service import MemoryService
+from whiteboard.memory.sync import crdt, passphrase
 from whiteboard.memory.sync import exchange as exchange_module
 from whiteboard.memory.sync import folder as folder_module
-from whiteboard.memory.sync import passphrase
 from whiteboard.memory.sync.exchange import Sync, SyncOff
 from whiteboard.memory.sync.passphrase import KEY_FILE, WrongPassphrase
 from whiteboard.protocol.errors import BadRequest, Unavailable
@@ -492,3 +492,200 @@ def test_a_really_full_disk_keeps_the_change_file_whole(small_disk, computers):
     a.now()
     b.now()
     assert len(b.texts()) == 41 and b.sync.status()["skipped"] == []
+
+
+def _plant_link(link: Path, target: Path) -> None:
+    target.write_bytes(b"the user's own file")
+    link.symlink_to(target)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
+def test_a_link_planted_at_this_computers_change_file_is_never_written_through(computers, folder, tmp_path):
+    a, b = computers("a"), computers("b")
+    device = a.sync.status()["device"]
+    target = tmp_path / "bashrc"
+    _plant_link(folder / folder_module.file_name(device, 1), target)  # another device's "copy" of a link
+    _plant_link(folder / f".{folder_module.file_name(device, 2)}.tmp", tmp_path / "profile")
+    a.add("Prefers tea")
+    a.now()
+    assert target.read_bytes() == b"the user's own file"
+    assert (tmp_path / "profile").read_bytes() == b"the user's own file"
+    b.now()
+    assert b.texts() == ["Prefers tea"]  # written to a new file of its own instead
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
+def test_a_link_planted_at_the_snapshots_temporary_name_is_never_written_through(computers, folder, tmp_path,
+                                                                                  monkeypatch):
+    monkeypatch.setattr(exchange_module, "ROTATE_BYTES", 1024)
+    a, b = computers("a"), computers("b")
+    device = a.sync.status()["device"]
+    a.add("Prefers tea")
+    a.now()  # the file is past ROTATE_BYTES now: the next exchange writes a snapshot, generation 2
+    target = tmp_path / "bashrc"
+    _plant_link(folder / f".{folder_module.file_name(device, 2)}.tmp", target)
+    a.add("Has two cats", "context")
+    a.now()
+    assert (folder / folder_module.file_name(device, 2)).is_file()
+    assert target.read_bytes() == b"the user's own file"
+    b.now()
+    assert b.texts() == ["Has two cats", "Prefers tea"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.timeout(20)
+def test_a_pipe_or_a_link_in_the_folder_is_skipped_and_the_exchange_finishes(computers, folder, tmp_path):
+    a, b = computers("a"), computers("b")
+    a.add("Prefers tea")
+    a.now()
+    os.mkfifo(folder / "0123456789abcdef-000001.wbsync")  # a read would wait for a writer forever
+    (tmp_path / "elsewhere.wbsync").write_bytes(b"x")
+    (folder / "fedcba9876543210-000001.wbsync").symlink_to(tmp_path / "elsewhere.wbsync")
+    outcome = b.now()
+    assert b.texts() == ["Prefers tea"]
+    problems = {s.file: s.problem for s in outcome.skipped}
+    assert "not a regular file" in problems["0123456789abcdef-000001.wbsync"]
+    assert "not a regular file" in problems["fedcba9876543210-000001.wbsync"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
+def test_a_lock_file_that_cannot_be_opened_is_a_typed_error_not_a_traceback(computers, tmp_path):
+    a = computers("a")
+    lock = a.service.vault_path.with_name(exchange_module.LOCK_FILE)
+    lock.unlink()
+    _plant_link(lock, tmp_path / "bashrc")
+    with pytest.raises(Unavailable) as caught:
+        a.now()
+    assert caught.value.reason == "write_failed"
+    lock.unlink()
+    lock.mkdir()
+    with pytest.raises(Unavailable) as caught:
+        a.now()
+    assert caught.value.reason in ("write_failed", "read_only")
+
+
+@pytest.mark.parametrize("code, reason", [(errno.ENOSPC, "write_failed"), (errno.EDQUOT, "write_failed"),
+                                          (errno.EROFS, "read_only"), (errno.EACCES, "read_only")])
+def test_a_key_file_that_cannot_be_written_says_why(computers, folder, monkeypatch, code, reason):
+    a = computers("a", join=False)
+    real_fsync = os.fsync
+
+    def fails(fd):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(passphrase.os, "fsync", fails)
+    with pytest.raises(Unavailable) as caught:
+        a.sync.enable(folder, PASSPHRASE, "a")
+    assert caught.value.reason == reason
+    monkeypatch.setattr(passphrase.os, "fsync", real_fsync)
+    assert list(folder.iterdir()) == [] and a.sync.status() is None
+
+
+@pytest.mark.parametrize("value", ["inf", "1e13", "nan", "0", "-1", "ten"])
+def test_a_sync_interval_out_of_range_stops_the_hosts_start_by_name(value):
+    from whiteboard.config import HostConfig
+    with pytest.raises(ValueError, match=r"WHITEBOARD_SYNC_SECONDS must be a number from 0\.2 to 86400"):
+        HostConfig.from_env({"WHITEBOARD_SYNC_SECONDS": value})
+    HostConfig.from_env({"WHITEBOARD_SYNC_SECONDS": "5"})
+
+
+@pytest.mark.parametrize("value", ["inf", "1e13"])
+def test_a_sync_interval_out_of_range_never_ends_the_sync_thread(computers, monkeypatch, caplog, value):
+    import threading
+
+    from whiteboard.memory.sync import background
+    a = computers("a")
+    monkeypatch.setenv("WHITEBOARD_SYNC_SECONDS", value)
+    stopping = threading.Event()
+    poller = background.SyncPoller(a.service, stopping).start()
+    time.sleep(0.3)
+    assert poller.thread.is_alive()  # an overflowing wait would have ended it
+    assert "WHITEBOARD_SYNC_SECONDS must be a number from 0.2 to 86400" in caplog.text
+    stopping.set()
+    poller.thread.join(5)
+    assert not poller.thread.is_alive()
+
+
+@pytest.mark.parametrize("during", ["read_changes", "write_whole"])
+def test_a_wipe_in_another_process_during_an_exchange_turns_it_into_sync_off(computers, folder, monkeypatch, during):
+    monkeypatch.setattr(exchange_module, "ROTATE_BYTES", 1024)
+    a, b = computers("a"), computers("b")
+    b.add("Lives in Lyon", "context")
+    b.now()
+    a.add("Prefers tea")
+    a.now()  # a's file is past ROTATE_BYTES: its next send is a snapshot (write_whole)
+    a.add("Has two cats", "context")
+    other = MemoryService(a.root / "memories.db", a.root / "secret.key", sites=SiteStore(a.root / "config"))
+    real = getattr(exchange_module, during)
+
+    def wiped_meanwhile(*args, **kwargs):
+        other.wipe()  # `whiteboard memory wipe`, say, while the host's thread exchanges
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exchange_module, during, wiped_meanwhile)
+    try:
+        with pytest.raises(SyncOff):
+            a.now()
+    finally:
+        other.close()
+    monkeypatch.setattr(exchange_module, during, real)
+    a.service.refresh_from_vault()
+    assert a.texts() == [] and a.sync.status() is None  # nothing came back into the wiped vault
+    with pytest.raises(SyncOff):
+        a.now()
+
+
+def test_a_memorys_origin_travels_and_a_record_without_one_still_merges(computers):
+    a, b = computers("a"), computers("b")
+    now = time.time()
+    imported = new_memory_id()
+    a.service.store([Memory(id=imported, type="context", text="Has two cats", created_at=now, updated_at=now,
+                            site="chatgpt.com", origin="chatgpt.com, imported 2024-05-01")])
+    plain = a.add("Prefers tea")
+    settle(a, b)
+    assert b.service.get(imported).origin == "chatgpt.com, imported 2024-05-01"
+    assert b.service.get(plain).origin is None
+    # An older writer of this format sends meta as [site, confidence, created_at]: still read.
+    element = crdt.new_element()
+    crdt.apply(element, "text", [1, 0, "x"], ["Has two cats", [], []])
+    crdt.apply(element, "meta", [1, 0, "x"], ["claude.ai", 0.5, 1.0])
+    assert crdt.view(element)["origin"] is None and crdt.view(element)["site"] == "claude.ai"
+    assert crdt.op_problem(["m1", "meta", [1, 0, "x"], ["claude.ai", 0.5, 1.0]], 1000) == ""
+    assert crdt.op_problem(["m1", "meta", [1, 0, "x"], ["claude.ai", 0.5, 1.0, "x" * 41]], 1000) != ""
+    # A memory without an origin is written as three items, which that older reader takes.
+    ops = [op for op in crdt.ops_of(plain, b.service.vault().sync_elements([plain])[plain]) if op[1] == "meta"]
+    assert len(ops[0][3]) == 3
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symlinks need privileges on Windows")
+def test_a_dangling_link_in_the_folder_does_not_hide_the_folders_changes_from_the_sync_thread(computers, folder,
+                                                                                              tmp_path):
+    import threading
+
+    from whiteboard.memory.sync import background
+    a, b = computers("a"), computers("b")
+    (folder / "notes.txt").symlink_to(tmp_path / "gone")
+    poller = background.SyncPoller(a.service, threading.Event())
+    before = poller._signature()
+    b.add("Prefers tea")
+    b.now()  # b's change file appears: a's thread must see a difference and exchange
+    assert poller._signature() != before
+    assert before[0] is not None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.timeout(20)
+def test_a_pipe_or_a_link_as_the_key_file_is_refused_not_waited_on(computers, folder, tmp_path):
+    computers("a")
+    key_file = folder / KEY_FILE
+    (tmp_path / "elsewhere.key").write_bytes(key_file.read_bytes())
+    b = computers("b", join=False)
+    key_file.unlink()
+    os.mkfifo(key_file)  # a read would wait for a writer forever
+    with pytest.raises(BadRequest, match="not a regular file"):
+        b.sync.join(folder, PASSPHRASE)
+    key_file.unlink()
+    key_file.symlink_to(tmp_path / "elsewhere.key")
+    with pytest.raises(BadRequest, match="not a regular file"):
+        b.sync.join(folder, PASSPHRASE)
+    assert b.sync.status() is None

@@ -15,19 +15,27 @@ import os
 import threading
 import time
 
+from ...config import SYNC_SECONDS_RANGE, SYNC_SECONDS_VARIABLE, number_from_env
 from ...protocol.errors import WhiteboardError
 from .exchange import Sync
 
 log = logging.getLogger("whiteboard.memory")
-INTERVAL_ENV = "WHITEBOARD_SYNC_SECONDS"
+INTERVAL_ENV = SYNC_SECONDS_VARIABLE
 INTERVAL = 30.0
 DUTY = 10  # wait at least this many times an exchange's duration before the next one
 
 
 def interval() -> float:
+    """WHITEBOARD_SYNC_SECONDS (the host's start refuses one out of range, config.py); one
+    out of range here anyway (the variable set under a running host's feet?) is logged and
+    the default used: never a wait that overflows and ends the thread without a word."""
+    raw = os.environ.get(INTERVAL_ENV)
+    if not raw:
+        return INTERVAL
     try:
-        return max(0.2, float(os.environ.get(INTERVAL_ENV, INTERVAL)))
-    except ValueError:
+        return float(number_from_env(INTERVAL_ENV, raw, *SYNC_SECONDS_RANGE))
+    except ValueError as exc:
+        log.warning("sync: %s; using %g", exc, INTERVAL)
         return INTERVAL
 
 
@@ -68,7 +76,10 @@ class SyncPoller:
         if config is None:
             return None
         try:
-            listing = tuple(sorted((e.name, e.stat().st_size, e.stat().st_mtime_ns)
+            # Never following a link: one to nowhere (the folder's entries come from other
+            # devices) would fail the whole listing and hide every change in the folder.
+            listing = tuple(sorted((e.name, e.stat(follow_symlinks=False).st_size,
+                                    e.stat(follow_symlinks=False).st_mtime_ns)
                                    for e in os.scandir(config["folder"])))
         except OSError:
             listing = None

@@ -7,8 +7,10 @@ An HLC is [wall milliseconds, counter, node id]; compared as a tuple, so every t
 whatever the two computers' clocks say.
 
 An element: {"f": {field: [hlc, value]}, "texts": [[hlc, text, tags, keywords], ...], "del": hlc|None}.
-- fields "type", "pin" (pinned_at or None), "meta" ([site, confidence, created_at]): the
-  value with the greatest HLC wins;
+- fields "type", "pin" (pinned_at or None), "meta" ([site, confidence, created_at], and the
+  memory's origin as a fourth item when it has one: a meta of three items is read as no
+  origin, so records written before origin travelled merge unchanged): the value with the
+  greatest HLC wins;
 - "texts": every text op is kept (the newest TEXTS_KEPT of them): the newest is the text,
   the others are the memory's old texts, so a text that lost a concurrent edit is kept;
 - "del": the greatest delete HLC. Texts older than it are dropped; the memory is alive
@@ -26,6 +28,7 @@ from typing import Any
 from ..model import MAX_OLD_TEXTS, MEMORY_TYPES
 
 TEXTS_KEPT = MAX_OLD_TEXTS + 1  # the text and its old texts
+ORIGIN_CHARS = 40  # as an export's origin (store/transfer.py)
 REGISTERS = ("type", "pin", "meta")
 FIELDS = ("text", *REGISTERS, "del")
 
@@ -107,11 +110,12 @@ def view(element: dict) -> dict | None:
             seen.add(o[1])
             old.append((o[1], o[0][0] / 1000))
     registers = element["f"]
-    site, confidence, created = registers.get("meta", [None, [None, 1.0, hlc[0] / 1000]])[1]
+    site, confidence, created, *rest = registers.get("meta", [None, [None, 1.0, hlc[0] / 1000]])[1]
     stamps = [hlc[0], *(r[0][0] for r in registers.values())]
     return {"text": text, "tags": list(tags), "keywords": list(keywords),
             "type": registers.get("type", [None, "context"])[1], "pinned_at": registers.get("pin", [None, None])[1],
-            "site": site, "confidence": confidence, "created_at": created, "updated_at": max(stamps) / 1000,
+            "site": site, "confidence": confidence, "created_at": created, "origin": rest[0] if rest else None,
+            "updated_at": max(stamps) / 1000,
             "old_texts": old[-MAX_OLD_TEXTS:]}
 
 
@@ -142,8 +146,9 @@ def op_problem(op: Any, max_text: int) -> str:
     elif field == "pin":
         ok = value is None or _number(value)
     elif field == "meta":
-        ok = (isinstance(value, list) and len(value) == 3 and (value[0] is None or isinstance(value[0], str))
-              and _number(value[1]) and 0 <= value[1] <= 1 and _number(value[2]))
+        ok = (isinstance(value, list) and len(value) in (3, 4) and (value[0] is None or isinstance(value[0], str))
+              and _number(value[1]) and 0 <= value[1] <= 1 and _number(value[2])
+              and (len(value) == 3 or isinstance(value[3], str) and 0 < len(value[3]) <= ORIGIN_CHARS))
     elif field == "del":
         ok = value is None
     elif field == "discard":  # not an element: op[0] is the discarded suggestion's text hash

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from ... import files
 from ...protocol.errors import BadRequest, Unavailable
 from ..model import Memory, OldText
 from ..store.sync_rows import LOCK_FILE, sync_text_keyer
@@ -152,6 +153,8 @@ class Sync:
             outcome = Outcome(received=sum(len(r.ops) for r in records), skipped=skipped)
             with self.service.batch() as vault:
                 config = vault.sync_config()
+                if config is None:  # wiped or turned off by another process meanwhile: nothing applied
+                    raise SyncOff()
                 clock = crdt.Clock(device, tuple(config["hlc"]), self.wall)
                 merge = _Merge(vault, key)
                 local = merge.local_changes(clock)
@@ -185,8 +188,9 @@ class Sync:
     def _note_problem(self, exc: Unavailable) -> Unavailable:
         vault = self.service.vault()
         config = vault.sync_config()
-        config["status"] = {**config["status"], "problem": exc.message}
-        vault.set_sync_config(config)
+        if config is not None:  # else sync was turned off meanwhile: no status to note it in
+            config["status"] = {**config["status"], "problem": exc.message}
+            vault.set_sync_config(config)
         return exc
 
     def _send(self, folder: Path, key: bytes, config: dict) -> int:
@@ -209,6 +213,8 @@ class Sync:
         except Unavailable as exc:
             raise self._note_problem(exc) from None
         with vault.batch():
+            if vault.sync_config() is None:  # wiped or turned off by another process meanwhile
+                raise SyncOff()
             vault.set_sync_progress({name: at})
             vault.drop_outbox([seq for seq, _ in waiting])
         return len(ops)
@@ -231,12 +237,17 @@ class Sync:
         old = [file_name(config["device"], g) for g in range(1, generation)]
         with vault.batch():
             current = vault.sync_config()
+            if current is None:  # wiped or turned off by another process meanwhile
+                raise SyncOff()
             current.update(generation=generation, base=at[0])
             vault.set_sync_config(current)
             vault.set_sync_progress({n: None for n in old})
         config.update(generation=generation, base=at[0])
         for n in old:
-            (folder / n).unlink(missing_ok=True)
+            try:
+                (folder / n).unlink(missing_ok=True)  # a link planted there goes, never what it points to
+            except OSError:  # a folder planted under the name: left alone, never read
+                pass
         return name, at
 
     def _seal(self, key: bytes, config: dict, name: str, index: int, ops: list, snapshot: bool) -> list[bytes]:
@@ -249,8 +260,11 @@ class Sync:
     def _locked(self):
         """One exchange at a time on this computer (the CLI and the hosts of two browsers)."""
         path = self.service.vault_path.with_name(LOCK_FILE)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError as exc:
+            raise files.unwritable(exc, path) from None
         try:
             try:
                 import fcntl
@@ -346,9 +360,12 @@ class _Merge:
             changes.append((m.updated_at, m.id, "type", m.type))
         if view is None or view["pinned_at"] != m.pinned_at:
             changes.append((m.pinned_at if m.pinned_at is not None else now, m.id, "pin", m.pinned_at))
-        if view is None or [view["site"], view["confidence"], view["created_at"]] != \
-                [m.site, m.confidence, m.created_at]:
-            changes.append((m.updated_at, m.id, "meta", [m.site, m.confidence, m.created_at]))
+        origin = m.origin[:crdt.ORIGIN_CHARS] if m.origin else None
+        if view is None or [view["site"], view["confidence"], view["created_at"], view["origin"]] != \
+                [m.site, m.confidence, m.created_at, origin]:
+            # The origin only when there is one: three items are what a reader before it takes.
+            meta = [m.site, m.confidence, m.created_at] + ([origin] if origin else [])
+            changes.append((m.updated_at, m.id, "meta", meta))
         self.touched.add(m.id)
         return changes
 
@@ -410,9 +427,9 @@ def _same(m: Memory, view: dict) -> bool:
     """The vault shows what the merge decided (old texts compared by text: a local edit's
     old text carries the edit's time, the merge's the time it was first written)."""
     return (m.text, m.tags, m.keywords, m.type, m.pinned_at, m.site, m.confidence, m.created_at,
-            [o.text for o in m.old_texts]) == \
+            m.origin[:crdt.ORIGIN_CHARS] if m.origin else None, [o.text for o in m.old_texts]) == \
         (view["text"], view["tags"], view["keywords"], view["type"], view["pinned_at"], view["site"],
-         view["confidence"], view["created_at"], [t for t, _ in view["old_texts"]])
+         view["confidence"], view["created_at"], view["origin"], [t for t, _ in view["old_texts"]])
 
 
 def _memory(memory_id: str, view: dict, now: Memory | None) -> Memory:
@@ -420,6 +437,6 @@ def _memory(memory_id: str, view: dict, now: Memory | None) -> Memory:
     usage, and any field a later release adds that sync does not carry)."""
     fields = dict(type=view["type"], text=view["text"], created_at=view["created_at"],
                   updated_at=max(view["updated_at"], view["created_at"]), tags=view["tags"],
-                  keywords=view["keywords"], confidence=view["confidence"], site=view["site"],
+                  keywords=view["keywords"], confidence=view["confidence"], site=view["site"], origin=view["origin"],
                   old_texts=[OldText(t, at) for t, at in view["old_texts"]], pinned_at=view["pinned_at"])
     return replace(now, **fields) if now is not None else Memory(id=memory_id, **fields)

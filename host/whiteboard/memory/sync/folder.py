@@ -20,7 +20,9 @@ import errno
 import json
 import os
 import re
+import stat
 import struct
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +45,11 @@ MAX_RECORD = 64 << 20
 PAD = 1024
 OPS_PER_RECORD = 2000
 MAX_AHEAD_MS = 24 * 3600 * 1000  # a record stamped further ahead of this clock waits (a clock set wrong)
+# The folder's entries come from other devices (a sync engine copies links and may copy
+# pipes): nothing in it is followed, and only regular files are read or written.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+NOT_REGULAR = "not a regular file (a link or a pipe the sync engine copied?); left alone, never read"
 
 
 @dataclass
@@ -116,8 +123,19 @@ def _read_file(path: Path, name: str, aead: AESGCM, at: tuple[int, int], now_ms:
     offset, index = at
     found: list[Record] = []
     try:
-        with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return found, "", at
+    except OSError as exc:
+        if path.is_symlink():
+            return found, NOT_REGULAR, at
+        return found, f"cannot be read ({exc.strerror}); read again next time", at
+    try:
+        with os.fdopen(fd, "rb") as f:
+            status = os.fstat(f.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                return found, NOT_REGULAR, at
+            size = status.st_size
             if size < offset:
                 return [], "shorter than what was already read from it (replaced or cut short); read again " \
                            "when it is whole", at
@@ -184,16 +202,24 @@ def append(folder: Path, name: str, at: tuple[int, int], blobs: list[bytes]) -> 
     """Append sealed records (made for positions at[1], at[1]+1, ...) to this computer's file
     at `name`, which holds at[0] bytes that were written whole; the new (bytes, records). A
     tail beyond at[0] (an append that a kill cut short) is cut off first. On a full disk the
-    file is cut back and nothing counts as written (Unavailable, reason write_failed)."""
+    file is cut back and nothing counts as written (Unavailable, reason write_failed).
+    FileLost when the file is not what this computer wrote: shorter, not a regular file (a
+    link is never followed), or there already when it should be new."""
     path = folder / name
     offset, index = at
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(path, os.O_RDWR | NOFOLLOW | (os.O_CREAT | os.O_EXCL if offset == 0 else 0), 0o600)
+    except FileExistsError:
+        raise FileLost(name) from None
+    except FileNotFoundError:
+        raise FileLost(name) from None
     except OSError as exc:
+        if path.is_symlink():
+            raise FileLost(name) from None
         raise _unwritable(path, exc) from None
     try:
-        size = os.fstat(fd).st_size
-        if size < offset:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode) or status.st_size < offset:
             raise FileLost(name)
         data = (HEADER if offset == 0 else b"") + b"".join(blobs)
         try:
@@ -215,18 +241,22 @@ def append(folder: Path, name: str, at: tuple[int, int], blobs: list[bytes]) -> 
 
 
 def write_whole(folder: Path, name: str, blobs: list[bytes]) -> tuple[int, int]:
-    """A new file written beside under a hidden name and renamed into place: a snapshot."""
-    tmp = folder / f".{name}.tmp"
+    """A new file written beside under a new hidden name (made by this call, never an entry
+    already there) and renamed into place, replacing whatever entry had the name: a snapshot."""
     data = HEADER + b"".join(blobs)
+    tmp = None
     try:
-        with open(tmp, "wb") as f:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), 0o600)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o600)
         os.replace(tmp, folder / name)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise _unwritable(folder / name, exc) from None
     return len(data), len(blobs)
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 import base64
 import json
 import os
+import stat
 from pathlib import Path
 
-from ... import crypto
+from ... import crypto, files
 from ...protocol.errors import BadRequest, Unavailable
 
 KEY_FILE = "whiteboard-sync.key"
@@ -67,7 +68,7 @@ def create(folder: Path, passphrase: str) -> bytes:
         raise BadRequest(f"{path} exists: this folder is already a sync folder; use `whiteboard sync join`") \
             from None
     except OSError as exc:
-        raise Unavailable(f"cannot write {path} ({exc.strerror})", reason="read_only") from None
+        raise files.unwritable(exc, path) from None
     finally:
         tmp.unlink(missing_ok=True)
     return key
@@ -76,13 +77,22 @@ def create(folder: Path, passphrase: str) -> bytes:
 def unwrap(folder: Path, passphrase: str) -> bytes:
     """The sync key from the folder's key file; WrongPassphrase when the passphrase does not open it."""
     path = folder / KEY_FILE
+    not_regular = BadRequest(f"{path} is not a regular file (a link or a pipe the sync engine copied?): not read; "
+                             "replace it with the key file from the computer that enabled sync")
     try:
-        with open(path, "rb") as f:
+        # Never through a link, never waiting on a pipe: the folder's entries come from other devices.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise not_regular
             raw = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise BadRequest(f"{folder} holds no {KEY_FILE}: not a sync folder (yet). Use `whiteboard sync enable` on "
                          "the first computer, or wait until the sync engine has copied the folder here") from None
     except OSError as exc:
+        if path.is_symlink():
+            raise not_regular from None
         raise Unavailable(f"cannot read {path} ({exc.strerror})") from None
     try:
         document = json.loads(raw)
