@@ -159,8 +159,9 @@ def test_three_computers_converge(computers):
 
 def test_the_folder_holds_no_text_in_the_clear(computers, folder):
     marker = "Zanzibarmarker"
-    a = computers("laptop-of-ada")
-    b = computers("desktop-of-ada")
+    # Needles long enough never to turn up in random ciphertext by chance ("ada" once did).
+    a = computers("laptop-of-adalovelace")
+    b = computers("desktop-of-adalovelace")
     a.add(f"Prefers {marker} coffee")
     mid = a.add(f"Has a cat called {marker}cat", "context")
     a.service.update(mid, f"Has a cat called {marker}kitten")
@@ -168,7 +169,7 @@ def test_the_folder_holds_no_text_in_the_clear(computers, folder):
     assert marker in " ".join(b.texts())
     for path in files_under(folder):
         data = path.read_bytes()
-        for needle in (marker, "ada", "claude.ai", "preference", "context", "coffee"):
+        for needle in (marker, "adalovelace", "claude.ai", "preference", "context", "coffee"):
             assert needle.encode() not in data.lower(), (path.name, needle)
             assert needle.encode("utf-16-le") not in data.lower()
     # Record sizes are padded: a one-memory and a two-memory change look the same size.
