@@ -27,6 +27,7 @@ from pydantic import Field
 from .. import version
 from ..memory.model import MEMORY_TYPES
 from ..protocol.errors import BadRequest, WhiteboardError
+from ..server import presence
 from . import desk as D
 
 log = logging.getLogger("whiteboard.mcp")
@@ -267,8 +268,13 @@ def run() -> None:
     stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     stdin = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    # This data folder's lock, held (open) until the process exits: `uninstall --purge`
+    # refuses while an app's server has the vault open (server/presence.py).
+    held = presence.hold(presence.MCP)
     desk = D.Desk()
     try:
         anyio.run(serve, build(desk), desk, stdin, stdout)
     finally:
         desk.close()
+        if held is not None:
+            held.close()
