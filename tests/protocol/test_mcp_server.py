@@ -332,3 +332,21 @@ def test_a_damaged_vault_or_a_missing_key_is_a_clear_error_and_the_server_goes_o
     finally:
         if client.proc.poll() is None:
             client.proc.kill()
+
+
+@pytest.mark.parametrize("variable", ["XDG_CONFIG_HOME", "XDG_DATA_HOME"])
+def test_a_relative_directory_variable_is_a_clear_error_not_a_traceback(tmp_path, variable):
+    """Audit: `python -m whiteboard.mcp` (what apps run) skipped the CLI's check, and a relative
+    XDG_CONFIG_HOME killed the server with a traceback at initialize."""
+    env = {**isolated_env(tmp_path), variable: "relative/dir"}
+    work = tmp_path / "cwd"
+    work.mkdir()
+    done = subprocess.run([sys.executable, "-m", "whiteboard.mcp"], env=env, cwd=work, capture_output=True,
+                          text=True, timeout=60, input=json.dumps({
+                              "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                              "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                         "clientInfo": {"name": APP, "version": "1"}}}) + "\n")
+    assert done.returncode == 2, done.stderr
+    assert f"{variable}='relative/dir' is a relative path" in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == ""
+    assert list(work.iterdir()) == []

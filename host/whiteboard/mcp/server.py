@@ -25,6 +25,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import Field
 
 from .. import version
+from ..config import RelativeDirectory, check_directory_variables
 from ..memory.model import MEMORY_TYPES
 from ..protocol.errors import BadRequest, WhiteboardError
 from ..server import presence
@@ -264,6 +265,11 @@ def _write(stdout: BinaryIO, data: bytes) -> None:
 
 def run() -> None:
     logging.basicConfig(stream=sys.stderr, level=os.environ.get("WHITEBOARD_LOG_LEVEL", "WARNING"))
+    try:  # the CLI group's check, for `python -m whiteboard.mcp` (what apps run) too
+        check_directory_variables()
+    except RelativeDirectory as exc:
+        print(f"whiteboard mcp: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     # stdout carries messages only: a stray print (ours or a library's) goes to stderr.
     stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
