@@ -151,7 +151,10 @@ def test_before_enable_no_memory_leaves_after_it_the_app_finds_by_meaning_and_re
         assert [(s["text"], s["type"]) for s in waiting] == [("Drinks oat milk", "preference")]
         assert ok(host.request("memory.list"))["total"] == 3
         cli(env, "memories", "accept", waiting[0]["suggestion_id"])
-        assert "Drinks oat milk" in [m["text"] for m in ok(host.request("memory.list"))["memories"]]
+        accepted = [m for m in ok(host.request("memory.list"))["memories"] if m["text"] == "Drinks oat milk"]
+        assert len(accepted) == 1
+        # Audit: it said "origin: live chat"; it came from a desktop app.
+        assert f"origin:      suggested by {APP}\n" in cli(env, "memories", "show", accepted[0]["memory_id"]).stdout
 
         status = cli(env, "mcp", "status").stdout
         assert "Desktop apps (MCP): on" in status and f"  {APP}: last read memories {day}" in status
