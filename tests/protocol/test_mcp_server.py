@@ -353,3 +353,21 @@ def test_a_relative_directory_variable_is_a_clear_error_not_a_traceback(tmp_path
     assert f"{variable}='relative/dir' is a relative path" in done.stderr and "Traceback" not in done.stderr
     assert done.stdout == ""
     assert list(work.iterdir()) == []
+
+
+def test_install_never_replaces_a_symlinked_config_with_a_file(tmp_path):
+    """Audit: install wrote through os.replace, so a dotfiles link became a regular file."""
+    env = isolated_env(tmp_path)
+    home = Path(env["HOME"])
+    real = tmp_path / "dotfiles" / "claude.json"
+    real.parent.mkdir()
+    real.write_text(json.dumps({"mcpServers": {}}))
+    claude = home / ".config" / "Claude" / "claude_desktop_config.json"
+    claude.parent.mkdir(parents=True)
+    claude.symlink_to(real)
+    refused = cli(env, "mcp", "install", "--client", "claude-desktop", check=False)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "is a symbolic link" in refused.stderr and '"whiteboard"' in refused.stderr
+    assert claude.is_symlink() and claude.resolve() == real.resolve()
+    assert json.loads(real.read_text()) == {"mcpServers": {}}
+    assert list(claude.parent.iterdir()) == [claude]  # no backup, no stray file

@@ -1,7 +1,7 @@
 """Registering `whiteboard mcp` with desktop apps (docs/mcp.md): where each app keeps its MCP
 configuration on macOS, Linux and Windows, the entry it wants, and writing it into what is
 there: the file backed up first, every other entry and setting kept, a file that is not
-plain JSON left alone (the entry is printed to paste instead)."""
+plain JSON or is a symbolic link left alone (the entry is printed to paste instead)."""
 
 from __future__ import annotations
 
@@ -49,8 +49,17 @@ APPS: dict[str, App] = {a.key: a for a in (
 )}
 
 
-class NotPlainJson(Exception):
+class LeftAlone(Exception):
+    """The app's file cannot be merged safely: it is left alone (the entry is printed to paste)."""
+
+
+class NotPlainJson(LeftAlone):
     """The app's file is not a JSON object (comments, a syntax error): it is left alone."""
+
+
+class SymbolicLink(LeftAlone):
+    """The app's file is a symbolic link (a dotfiles repository's, say): writing it would
+    replace the link with a file, so it is left alone."""
 
 
 def config_path(app: App, platform: str | None = None, home: Path | None = None,
@@ -106,7 +115,11 @@ class Installed:
 
 def install(app: App, path: Path) -> Installed:
     """Add (or bring up to date) this Whiteboard's entry in the app's file; every other
-    server and setting stays as it was, and the file as it was is copied beside it first."""
+    server and setting stays as it was, and the file as it was is copied beside it first.
+    SymbolicLink when the file is a link: the new file would replace the link, not its target."""
+    if path.is_symlink():
+        raise SymbolicLink(f"{path} is a symbolic link (to {os.readlink(path)}); writing it would replace the "
+                           "link with a file")
     data = read_config(path)
     servers = (data or {}).get(app.servers_key, {})
     if not isinstance(servers, dict):
