@@ -371,3 +371,21 @@ def test_install_never_replaces_a_symlinked_config_with_a_file(tmp_path):
     assert claude.is_symlink() and claude.resolve() == real.resolve()
     assert json.loads(real.read_text()) == {"mcpServers": {}}
     assert list(claude.parent.iterdir()) == [claude]  # no backup, no stray file
+
+
+def test_an_app_started_from_the_dock_opens_the_vault_a_custom_xdg_folder_holds(tmp_path):
+    """Audit: only WHITEBOARD_*_DIR were carried into the entry, so an app started without the
+    shell's XDG_CONFIG_HOME/XDG_DATA_HOME read another (empty, switched off) vault."""
+    env = isolated_env(tmp_path)
+    cli(env, "mcp", "enable")
+    entry = printed_entry(env)
+    assert entry["env"] == {"XDG_CONFIG_HOME": env["XDG_CONFIG_HOME"], "XDG_DATA_HOME": env["XDG_DATA_HOME"]}
+    dock = {k: v for k, v in env.items() if not k.startswith("XDG_")} | entry["env"]
+    client = LineClient(dock)
+    try:
+        client.initialize()
+        assert client.tool(1, "list_memories", {})["result"]["content"][0]["text"] == "No memories."
+        assert client.close()[0] == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()

@@ -91,3 +91,17 @@ def test_an_apps_suggestion_says_which_app_within_the_origin_fields_limit():
         got = service.got[0].origin
         assert got == origin if origin else (got.startswith("suggested by A Very") and len(got) == 40), got
         _Entry.model_validate({"type": "preference", "text": "x", "origin": got})
+
+
+def test_the_entry_carries_the_folders_set_absolute_only(monkeypatch):
+    from whiteboard.mcp.apps import entry
+
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "WHITEBOARD_CONFIG_DIR",
+                 "WHITEBOARD_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    assert "env" not in entry(APPS["cursor"])
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/elsewhere/config")
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/data")  # never carried: a path relative to the app's folder
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/1000")  # this session's, not the vault's
+    monkeypatch.setenv("WHITEBOARD_DATA_DIR", "/vault")
+    assert entry(APPS["cursor"])["env"] == {"XDG_CONFIG_HOME": "/elsewhere/config", "WHITEBOARD_DATA_DIR": "/vault"}

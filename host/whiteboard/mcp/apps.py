@@ -18,7 +18,10 @@ from ..files import atomic_write
 SERVER_NAME = "whiteboard"  # the entry's key in an app's list of servers
 # What an app runs: this Python and its Whiteboard (python -m whiteboard.mcp: no PATH lookup,
 # which apps started from a dock or a start menu do without the shell's PATH).
-ENV_CARRIED = ("WHITEBOARD_CONFIG_DIR", "WHITEBOARD_DATA_DIR")  # where the vault is, when not the default
+# Where the vault and its settings are, when not the default: the folders set here (absolute
+# ones only) go into the entry, since an app started from a dock has not the shell's
+# environment and would open another, empty vault. Not XDG_RUNTIME_DIR: the session's own.
+ENV_CARRIED = ("WHITEBOARD_CONFIG_DIR", "WHITEBOARD_DATA_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ def config_path(app: App, platform: str | None = None, home: Path | None = None,
 def entry(app: App) -> dict:
     """The app's entry for this Whiteboard: this Python running `whiteboard.mcp`."""
     server = {"command": sys.executable, "args": ["-m", "whiteboard.mcp"]}
-    env = {name: os.environ[name] for name in ENV_CARRIED if os.environ.get(name)}
+    env = {name: os.environ[name] for name in ENV_CARRIED if os.path.isabs(os.environ.get(name) or "")}
     if env:
         server["env"] = env
     return {"type": "stdio", **server} if app.typed else server
