@@ -151,7 +151,10 @@ def test_before_enable_no_memory_leaves_after_it_the_app_finds_by_meaning_and_re
         assert [(s["text"], s["type"]) for s in waiting] == [("Drinks oat milk", "preference")]
         assert ok(host.request("memory.list"))["total"] == 3
         cli(env, "memories", "accept", waiting[0]["suggestion_id"])
-        assert "Drinks oat milk" in [m["text"] for m in ok(host.request("memory.list"))["memories"]]
+        accepted = [m for m in ok(host.request("memory.list"))["memories"] if m["text"] == "Drinks oat milk"]
+        assert len(accepted) == 1
+        # Audit: it said "origin: live chat"; it came from a desktop app.
+        assert f"origin:      suggested by {APP}\n" in cli(env, "memories", "show", accepted[0]["memory_id"]).stdout
 
         status = cli(env, "mcp", "status").stdout
         assert "Desktop apps (MCP): on" in status and f"  {APP}: last read memories {day}" in status
@@ -328,6 +331,60 @@ def test_a_damaged_vault_or_a_missing_key_is_a_clear_error_and_the_server_goes_o
         damaged = client.tool(1, "list_memories", {})["result"]
         assert damaged["isError"] is True and "damaged" in damaged["content"][0]["text"], damaged
         assert client.call(2, "ping")["result"] == {}
+        assert client.close()[0] == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+
+
+@pytest.mark.parametrize("variable", ["XDG_CONFIG_HOME", "XDG_DATA_HOME"])
+def test_a_relative_directory_variable_is_a_clear_error_not_a_traceback(tmp_path, variable):
+    """Audit: `python -m whiteboard.mcp` (what apps run) skipped the CLI's check, and a relative
+    XDG_CONFIG_HOME killed the server with a traceback at initialize."""
+    env = {**isolated_env(tmp_path), variable: "relative/dir"}
+    work = tmp_path / "cwd"
+    work.mkdir()
+    done = subprocess.run([sys.executable, "-m", "whiteboard.mcp"], env=env, cwd=work, capture_output=True,
+                          text=True, timeout=60, input=json.dumps({
+                              "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                              "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                         "clientInfo": {"name": APP, "version": "1"}}}) + "\n")
+    assert done.returncode == 2, done.stderr
+    assert f"{variable}='relative/dir' is a relative path" in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == ""
+    assert list(work.iterdir()) == []
+
+
+def test_install_never_replaces_a_symlinked_config_with_a_file(tmp_path):
+    """Audit: install wrote through os.replace, so a dotfiles link became a regular file."""
+    env = isolated_env(tmp_path)
+    home = Path(env["HOME"])
+    real = tmp_path / "dotfiles" / "claude.json"
+    real.parent.mkdir()
+    real.write_text(json.dumps({"mcpServers": {}}))
+    claude = home / ".config" / "Claude" / "claude_desktop_config.json"
+    claude.parent.mkdir(parents=True)
+    claude.symlink_to(real)
+    refused = cli(env, "mcp", "install", "--client", "claude-desktop", check=False)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "is a symbolic link" in refused.stderr and '"whiteboard"' in refused.stderr
+    assert claude.is_symlink() and claude.resolve() == real.resolve()
+    assert json.loads(real.read_text()) == {"mcpServers": {}}
+    assert list(claude.parent.iterdir()) == [claude]  # no backup, no stray file
+
+
+def test_an_app_started_from_the_dock_opens_the_vault_a_custom_xdg_folder_holds(tmp_path):
+    """Audit: only WHITEBOARD_*_DIR were carried into the entry, so an app started without the
+    shell's XDG_CONFIG_HOME/XDG_DATA_HOME read another (empty, switched off) vault."""
+    env = isolated_env(tmp_path)
+    cli(env, "mcp", "enable")
+    entry = printed_entry(env)
+    assert entry["env"] == {"XDG_CONFIG_HOME": env["XDG_CONFIG_HOME"], "XDG_DATA_HOME": env["XDG_DATA_HOME"]}
+    dock = {k: v for k, v in env.items() if not k.startswith("XDG_")} | entry["env"]
+    client = LineClient(dock)
+    try:
+        client.initialize()
+        assert client.tool(1, "list_memories", {})["result"]["content"][0]["text"] == "No memories."
         assert client.close()[0] == 0
     finally:
         if client.proc.poll() is None:

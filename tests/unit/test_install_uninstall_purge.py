@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,31 @@ def test_purge_is_not_blocked_by_a_host_of_another_vault(tmp_path):
     finally:
         host.close()
         shutil.rmtree(shared, ignore_errors=True)
+
+
+def test_purge_refuses_while_a_desktop_apps_server_runs(tmp_path):
+    """Audit: `whiteboard mcp` (a desktop app's server) kept the vault open and held no lock, so
+    purge deleted the vault under it and the app went on serving and writing it."""
+    env = with_user_data(tmp_path)
+    server = subprocess.Popen([sys.executable, "-m", "whiteboard.mcp"], env=env, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        hosts = Path(env["XDG_DATA_HOME"], "whiteboard", "hosts")
+        deadline = time.monotonic() + 20
+        while not (hosts.is_dir() and any(hosts.iterdir())):
+            assert server.poll() is None, server.stderr.read().decode()
+            if time.monotonic() > deadline:
+                break  # no lock: purge is asked anyway
+            time.sleep(0.05)
+        result = run(env, "uninstall", "--purge", "--yes")
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert f"desktop apps' server pid {server.pid}" in result.stderr, result.stderr
+        assert "quit the desktop apps" in result.stderr and "whiteboard mcp disable" in result.stderr
+        assert manifest(env).exists() and vault_path(tmp_path).exists()
+    finally:
+        server.stdin.close()
+        assert server.wait(30) == 0
+    done = run(env, "uninstall", "--purge", "--yes")  # the app quit: the purge goes through
+    assert done.returncode == 0, done.stderr
+    assert not vault_path(tmp_path).exists()
+    assert not Path(env["XDG_DATA_HOME"], "whiteboard", "hosts").exists()

@@ -1,6 +1,7 @@
 """The desktop apps' switch and names (memory/store/desktop.py) and where each app keeps its
 MCP configuration on each platform (mcp/apps.py): docs/mcp.md."""
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,47 @@ def test_each_app_has_a_file_on_every_platform(tmp_path):
     assert config_path(APPS["cursor"], "win32", home, appdata) == home / ".cursor" / "mcp.json"
     for app in APPS.values():
         assert {config_path(app, p, home, appdata).name for p in ("darwin", "linux", "win32")}
+
+
+def test_an_apps_suggestion_says_which_app_within_the_origin_fields_limit():
+    """Audit: `remember` set no origin, so once accepted it read "origin: live chat"; an
+    origin over the export's 40 characters would make that export fail to import."""
+    from whiteboard.mcp.desk import Desk
+    from whiteboard.memory.store.transfer import _Entry
+
+    class Service:
+        def turn(self, wait):
+            return contextlib.nullcontext()
+
+        def suggest(self, suggestions):
+            self.got = suggestions
+            return suggestions
+
+    class Apps:
+        def load(self):
+            return type("Loaded", (), {"enabled": True})()
+
+    for client, origin in (("Claude", "suggested by Claude"),
+                           ("A Very Long Desktop Application Name Indeed", None)):
+        service = Service()
+        desk = Desk(open_service=lambda service=service: service)
+        desk._apps = Apps()
+        desk.client = client
+        assert "Saved as suggestion" in desk.remember("Drinks oat milk", "preference")
+        got = service.got[0].origin
+        assert got == origin if origin else (got.startswith("suggested by A Very") and len(got) == 40), got
+        _Entry.model_validate({"type": "preference", "text": "x", "origin": got})
+
+
+def test_the_entry_carries_the_folders_set_absolute_only(monkeypatch):
+    from whiteboard.mcp.apps import entry
+
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "WHITEBOARD_CONFIG_DIR",
+                 "WHITEBOARD_DATA_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    assert "env" not in entry(APPS["cursor"])
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/elsewhere/config")
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/data")  # never carried: a path relative to the app's folder
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/run/user/1000")  # this session's, not the vault's
+    monkeypatch.setenv("WHITEBOARD_DATA_DIR", "/vault")
+    assert entry(APPS["cursor"])["env"] == {"XDG_CONFIG_HOME": "/elsewhere/config", "WHITEBOARD_DATA_DIR": "/vault"}

@@ -151,9 +151,7 @@ def uninstall_command(browsers, system, purge, yes):
     if purge and kept:
         running = running_hosts()
         if running:
-            raise click.ClickException(
-                f"Whiteboard is running (host pid {', '.join(map(str, running))}): close your browser "
-                "first, then run this again. Nothing was changed.")
+            raise click.ClickException(_still_running(running))
         click.echo("This deletes, for good:")
         for path in kept:
             click.echo(f"  {path}")
@@ -253,3 +251,19 @@ def doctor_command(browsers, system, extension_ids, user_data_dir, timeout):
     else:
         click.echo(f"\n{sym[False]} Something needs fixing: see the next steps above.")
     click.get_current_context().exit(code)
+
+
+def _still_running(running: list[tuple[str, int]]) -> str:
+    """Why purge refuses: which processes hold the vault open, and what closes each."""
+    hosts = [str(pid) for kind, pid in running if kind == "host"]
+    servers = [str(pid) for kind, pid in running if kind != "host"]
+    what, steps = [], []
+    if hosts:
+        what.append(f"host pid {', '.join(hosts)}")
+        steps.append("close your browser")
+    if servers:
+        what.append(f"desktop apps' server pid {', '.join(servers)}")
+        steps.append("quit the desktop apps using Whiteboard (Claude Desktop, Cursor, VS Code...; "
+                     "`whiteboard mcp disable` does not stop them)")
+    return (f"Whiteboard is running ({'; '.join(what)}): {' and '.join(steps)} first, then run this again. "
+            "Nothing was changed.")

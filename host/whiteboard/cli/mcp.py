@@ -8,7 +8,7 @@ import time
 
 import click
 
-from ..mcp.apps import APPS, NotPlainJson, config_path, install, registered, snippet
+from ..mcp.apps import APPS, LeftAlone, config_path, install, registered, snippet
 from ..memory import hub
 from ..protocol.errors import WhiteboardError
 from . import main
@@ -84,7 +84,7 @@ def install_cmd(client: str, print_only: bool) -> None:
         return
     try:
         done = install(app, path)
-    except (NotPlainJson, OSError, WhiteboardError) as exc:
+    except (LeftAlone, OSError, WhiteboardError) as exc:
         raise click.ClickException(f"{exc}; nothing was changed. Add this to it yourself:\n{snippet(app)}") from None
     if done.outcome == "unchanged":
         click.echo(f"{app.label} already has Whiteboard: {path}")

@@ -27,9 +27,10 @@ def user_files() -> list[Path]:
     return [p for p in candidates if p.exists()]
 
 
-def running_hosts() -> list[int]:
-    """Pids of the hosts running now on this data folder (server/presence.py: their locks;
-    none on Windows): another HOME's host is not one, a host without a control socket is."""
+def running_hosts() -> list[tuple[str, int]]:
+    """(kind, pid) of the hosts and desktop apps' servers running now on this data folder
+    (server/presence.py: their locks; none on Windows): another HOME's host is not one, a
+    host without a control socket is."""
     return presence.running()
 
 

@@ -1,7 +1,7 @@
 """Registering `whiteboard mcp` with desktop apps (docs/mcp.md): where each app keeps its MCP
 configuration on macOS, Linux and Windows, the entry it wants, and writing it into what is
 there: the file backed up first, every other entry and setting kept, a file that is not
-plain JSON left alone (the entry is printed to paste instead)."""
+plain JSON or is a symbolic link left alone (the entry is printed to paste instead)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,10 @@ from ..files import atomic_write
 SERVER_NAME = "whiteboard"  # the entry's key in an app's list of servers
 # What an app runs: this Python and its Whiteboard (python -m whiteboard.mcp: no PATH lookup,
 # which apps started from a dock or a start menu do without the shell's PATH).
-ENV_CARRIED = ("WHITEBOARD_CONFIG_DIR", "WHITEBOARD_DATA_DIR")  # where the vault is, when not the default
+# Where the vault and its settings are, when not the default: the folders set here (absolute
+# ones only) go into the entry, since an app started from a dock has not the shell's
+# environment and would open another, empty vault. Not XDG_RUNTIME_DIR: the session's own.
+ENV_CARRIED = ("WHITEBOARD_CONFIG_DIR", "WHITEBOARD_DATA_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME")
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,17 @@ APPS: dict[str, App] = {a.key: a for a in (
 )}
 
 
-class NotPlainJson(Exception):
+class LeftAlone(Exception):
+    """The app's file cannot be merged safely: it is left alone (the entry is printed to paste)."""
+
+
+class NotPlainJson(LeftAlone):
     """The app's file is not a JSON object (comments, a syntax error): it is left alone."""
+
+
+class SymbolicLink(LeftAlone):
+    """The app's file is a symbolic link (a dotfiles repository's, say): writing it would
+    replace the link with a file, so it is left alone."""
 
 
 def config_path(app: App, platform: str | None = None, home: Path | None = None,
@@ -67,7 +79,7 @@ def config_path(app: App, platform: str | None = None, home: Path | None = None,
 def entry(app: App) -> dict:
     """The app's entry for this Whiteboard: this Python running `whiteboard.mcp`."""
     server = {"command": sys.executable, "args": ["-m", "whiteboard.mcp"]}
-    env = {name: os.environ[name] for name in ENV_CARRIED if os.environ.get(name)}
+    env = {name: os.environ[name] for name in ENV_CARRIED if os.path.isabs(os.environ.get(name) or "")}
     if env:
         server["env"] = env
     return {"type": "stdio", **server} if app.typed else server
@@ -106,7 +118,11 @@ class Installed:
 
 def install(app: App, path: Path) -> Installed:
     """Add (or bring up to date) this Whiteboard's entry in the app's file; every other
-    server and setting stays as it was, and the file as it was is copied beside it first."""
+    server and setting stays as it was, and the file as it was is copied beside it first.
+    SymbolicLink when the file is a link: the new file would replace the link, not its target."""
+    if path.is_symlink():
+        raise SymbolicLink(f"{path} is a symbolic link (to {os.readlink(path)}); writing it would replace the "
+                           "link with a file")
     data = read_config(path)
     servers = (data or {}).get(app.servers_key, {})
     if not isinstance(servers, dict):

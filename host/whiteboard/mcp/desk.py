@@ -38,6 +38,9 @@ LIST_LIMIT, LIST_MAX = 50, 200
 APP_CONFIDENCE = 0.5
 # The pinned memories' resource and prompt.
 PINNED_URI = "whiteboard://memories/pinned"
+# A memory's origin ("suggested by <app>") is at most this long: an export's origin field
+# (memory/store/transfer.py) takes no more, or the export would not import.
+MAX_ORIGIN = 40
 
 
 class Busy(Exception):
@@ -142,7 +145,8 @@ class Desk:
 
         clean = check_text(redact(text).text)
         suggestion = Suggestion(id=new_suggestion_id(), type=type_, text=clean, confidence=APP_CONFIDENCE,
-                                created_at=self.clock(), keywords=T.keywords(clean))
+                                created_at=self.clock(), keywords=T.keywords(clean),
+                                origin=f"suggested by {self.client}"[:MAX_ORIGIN])
         service = self.service()
         with _held(service):
             stored = service.suggest([suggestion])

@@ -25,8 +25,10 @@ from mcp.shared.message import SessionMessage
 from pydantic import Field
 
 from .. import version
+from ..config import RelativeDirectory, check_directory_variables
 from ..memory.model import MEMORY_TYPES
 from ..protocol.errors import BadRequest, WhiteboardError
+from ..server import presence
 from . import desk as D
 
 log = logging.getLogger("whiteboard.mcp")
@@ -263,12 +265,22 @@ def _write(stdout: BinaryIO, data: bytes) -> None:
 
 def run() -> None:
     logging.basicConfig(stream=sys.stderr, level=os.environ.get("WHITEBOARD_LOG_LEVEL", "WARNING"))
+    try:  # the CLI group's check, for `python -m whiteboard.mcp` (what apps run) too
+        check_directory_variables()
+    except RelativeDirectory as exc:
+        print(f"whiteboard mcp: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     # stdout carries messages only: a stray print (ours or a library's) goes to stderr.
     stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     stdin = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    # This data folder's lock, held (open) until the process exits: `uninstall --purge`
+    # refuses while an app's server has the vault open (server/presence.py).
+    held = presence.hold(presence.MCP)
     desk = D.Desk()
     try:
         anyio.run(serve, build(desk), desk, stdin, stdout)
     finally:
         desk.close()
+        if held is not None:
+            held.close()

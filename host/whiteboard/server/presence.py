@@ -1,9 +1,10 @@
-"""Which hosts use this data folder: each running host holds a lock (flock) on a file of its
-own there, data_dir()/hosts/host-<pid>.lock, from its start to its exit (the kernel lets go
-when the process dies, however it dies). `whiteboard uninstall --purge` asks the files of
-this data folder, so it finds the hosts of this vault and only those, with or without a
-control socket, whatever their HOME or runtime folder (docs/install.md). The file holds the
-pid only. No flock on Windows: nothing is held there and purge finds no host.
+"""Which processes use this data folder: each running browser host and each desktop apps'
+server (`whiteboard mcp`) holds a lock (flock) on a file of its own there,
+data_dir()/hosts/host-<pid>.lock or mcp-<pid>.lock, from its start to its exit (the kernel
+lets go when the process dies, however it dies). `whiteboard uninstall --purge` asks the
+files of this data folder, so it finds the processes of this vault and only those, with or
+without a control socket, whatever their HOME or runtime folder (docs/install.md). The file
+holds the pid only. No flock on Windows: nothing is held there and purge finds none.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from ..config import data_dir
 
 log = logging.getLogger(__name__)
 HOSTS_DIR = "hosts"
+HOST, MCP = "host", "mcp"  # what holds a lock: a browser's host, a desktop app's `whiteboard mcp`
+KINDS = (HOST, MCP)
 
 try:
     import fcntl
@@ -28,12 +31,14 @@ def hosts_dir() -> Path:
     return data_dir() / HOSTS_DIR
 
 
-def hold() -> IO[bytes] | None:
-    """This host's lock, held for as long as the returned file stays open (keep it)."""
+def hold(kind: str = HOST) -> IO[bytes] | None:
+    """This process's lock, held for as long as the returned file stays open (keep it)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind: one of {', '.join(KINDS)}")
     if fcntl is None:
         return None
     folder = hosts_dir()
-    path = folder / f"host-{os.getpid()}.lock"
+    path = folder / f"{kind}-{os.getpid()}.lock"
     try:
         folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         folder.mkdir(exist_ok=True, mode=0o700)
@@ -49,23 +54,24 @@ def hold() -> IO[bytes] | None:
     return held
 
 
-def running() -> list[int]:
-    """Pids of the hosts holding their lock in this data folder now; stale files (a host that
-    died) are removed on the way."""
+def running() -> list[tuple[str, int]]:
+    """(kind, pid) of the processes holding their lock in this data folder now (kind: HOST or
+    MCP); stale files (a process that died) are removed on the way."""
     folder = hosts_dir()
     if fcntl is None or not folder.is_dir():
         return []
-    pids = []
-    for path in folder.glob("host-*.lock"):
-        try:
-            with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW)) as probe:
-                try:
-                    fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    pid = path.stem.removeprefix("host-")
-                    pids.append(int(pid) if pid.isdigit() else -1)
-                    continue
-            path.unlink(missing_ok=True)  # nobody holds it: its host is gone
-        except OSError:
-            continue
-    return sorted(pids)
+    found = []
+    for kind in KINDS:
+        for path in folder.glob(f"{kind}-*.lock"):
+            try:
+                with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW)) as probe:
+                    try:
+                        fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        pid = path.stem.removeprefix(f"{kind}-")
+                        found.append((kind, int(pid) if pid.isdigit() else -1))
+                        continue
+                path.unlink(missing_ok=True)  # nobody holds it: its process is gone
+            except OSError:
+                continue
+    return sorted(found)
