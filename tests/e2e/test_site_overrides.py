@@ -191,3 +191,26 @@ def test_invalid_and_hostile_selectors_are_ignored_and_the_send_keeps_working(br
     finally:
         paste_overrides(options, {})
         options.close()
+
+
+def test_a_pasted_selector_cannot_make_a_reply_the_users_words(browser, page):
+    """A fix shared in a bug report could name the replies as the user's turns: those teach the
+    memory once the user has sent. A user's selector for the user's turns never takes a reply."""
+    options = open_options(browser)
+    try:
+        paste_overrides(options, {"chatgpt.com": {"userMessage": "[data-message-author-role=assistant]",
+                                                  "userText": "[data-message-author-role=assistant] *"}})
+        page.bring_to_front()
+        open_chat(page, "chatgpt", PAGE, replyMs=300, chunks=2, finishMs=200)
+        key = session_key(browser.context, page)
+        send_typed(page, "chatgpt", "Tell me about fish")
+        wait_for(lambda: len(sim(page, "window.__sim.replies")) == 1, what="the reply to finish")
+        reply = sim(page, "window.__sim.replies")[0]["text"]
+        wait_for(lambda: replies(browser, key) == [reply], timeout=10, what="the reply, as the assistant's")
+        page.wait_for_timeout(800)
+        users = [m["content"] for m in session_messages(browser.context, key) if m["role"] == "user"]
+        assert users and not any(u.startswith("Simulated reply") or u == reply for u in users), users
+        assert "Tell me about fish" in "\n".join(users)
+    finally:
+        paste_overrides(options, {})
+        options.close()

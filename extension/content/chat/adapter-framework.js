@@ -125,8 +125,17 @@
 
     // The user's selectors for this host, checked (W.siteOverrides.check): each goes before
     // its role's built-in list from now on, with no reload.
+    // A user's selector for the user's own turns never takes a reply (an element that is, sits
+    // in or holds one the assistant's selectors find): what teaches the memory stays the
+    // user's words, whatever JSON was pasted.
     useOverrides({ entries, ignored }) {
-      this.sel = W.siteOverrides.merged(this.builtIn, entries);
+      const replies = [...(entries.assistantMessage ? [entries.assistantMessage] : []),
+                       ...(this.builtIn.assistantMessage || [])].map((e) => e.css).join(", ");
+      const guarded = Object.fromEntries(Object.entries(entries).map(([role, entry]) => [role,
+        replies && (role === "userMessage" || role === "userText")
+          ? Object.freeze({ ...entry, accepts: (el) => entry.accepts(el) && !el.closest(replies) && !el.querySelector(replies) })
+          : entry]));
+      this.sel = W.siteOverrides.merged(this.builtIn, guarded);
       this.ignored = ignored;
     }
 
