@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import tempfile
@@ -12,6 +13,17 @@ from .protocol.errors import BadRequest, Unavailable
 
 # A dir the user cannot write: a read-only mount, or permissions.
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def read_json(path: Path, unreadable: str) -> object | None:
+    """One of our JSON settings files, None when there is none; Unavailable(unreadable) when it
+    cannot be read or is not JSON (the caller checks the shape)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        raise Unavailable(unreadable) from None
 
 
 def unwritable(exc: OSError, path: Path) -> Unavailable:

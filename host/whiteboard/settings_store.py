@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import crypto
 from .config import config_dir, data_dir
-from .files import atomic_write, unwritable
+from .files import atomic_write, read_json, unwritable
 from .protocol.bounds import MAX_TIMEOUT_SECONDS
 from .protocol.errors import Unavailable
 
@@ -72,13 +72,10 @@ class SettingsFile:
         return st.st_mtime_ns, st.st_size
 
     def load(self) -> StoredSettings:
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        raw = read_json(self.path, f"the model settings file {self.path} cannot be read; "
+                                   "fix it or reset it with `whiteboard config clear`")
+        if raw is None:
             return StoredSettings()
-        except (OSError, ValueError):
-            raise Unavailable(f"the model settings file {self.path} cannot be read; "
-                              "fix it or reset it with `whiteboard config clear`") from None
         if not isinstance(raw, dict):
             raise Unavailable(f"the model settings file {self.path} is not a settings object; "
                               "reset it with `whiteboard config clear`")

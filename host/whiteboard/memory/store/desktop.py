@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...config import config_dir
-from ...files import atomic_write, unwritable
+from ...files import atomic_write, read_json, unwritable
 from ...protocol.errors import Unavailable
 
 DESKTOP_FILE = "mcp.json"
@@ -51,13 +51,10 @@ class DesktopAppsStore:
         self._lock = threading.Lock()
 
     def load(self) -> DesktopApps:
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        raw = read_json(self.path, f"the desktop apps settings file {self.path} cannot be read; fix or delete it "
+                                   "(desktop apps are then off)")
+        if raw is None:
             return DesktopApps()
-        except (OSError, ValueError):
-            raise Unavailable(f"the desktop apps settings file {self.path} cannot be read; fix or delete it "
-                              "(desktop apps are then off)") from None
         clients = raw.get("clients") if isinstance(raw, dict) else None
         if not isinstance(raw, dict) or not isinstance(raw.get("enabled", False), bool) \
                 or not isinstance(clients or {}, dict):

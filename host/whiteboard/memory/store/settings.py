@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ...config import config_dir
-from ...files import atomic_write, unwritable
+from ...files import atomic_write, read_json, unwritable
 from ...protocol.bounds import MAX_PINNED_TOKENS, MIN_SUGGEST_BELOW
 from ...protocol.errors import BadRequest, Unavailable
 
@@ -43,12 +43,9 @@ class MemorySettingsStore:
         self.path = (directory or config_dir()) / SETTINGS_FILE
 
     def load(self) -> MemorySettings:
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        raw = read_json(self.path, f"the memory settings file {self.path} cannot be read; fix or delete it")
+        if raw is None:
             return MemorySettings()
-        except (OSError, ValueError):
-            raise Unavailable(f"the memory settings file {self.path} cannot be read; fix or delete it") from None
         try:
             return MemorySettings(pinned_tokens=check_pinned_tokens(raw.get("pinned_tokens", PINNED_TOKENS)),
                                   suggest_below=check_suggest_below(raw.get("suggest_below", SUGGEST_BELOW)))
