@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the service and its extractors load numpy and the vault: only when memory is used
@@ -194,13 +195,23 @@ MAX_UPLOADS = 2  # imports under way at once; a third drops the one idle longest
 UPLOAD_IDLE_SECONDS = 600  # an import with no chunk for this long is dropped (a page closed mid-way)
 
 
+@dataclass
+class _Upload:
+    """One import under way: its reader (made with the first chunk), the chunk it expects next,
+    when its last chunk came, and the lock its chunks take in turn."""
+    seen: float
+    upload: object = None  # extract/history.HistoryUpload
+    next_seq: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
 class _Uploads:
     """The imports under way in this host, in RAM only (what they found is not stored until
     their last chunk)."""
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.items: dict[str, list] = {}  # import_id -> [HistoryUpload, next seq, last chunk time, its lock]
+        self.items: dict[str, _Upload] = {}  # by import_id
 
 
 def _uploads(app) -> _Uploads:
@@ -223,27 +234,27 @@ def chat_import_chunk(app, import_id: str, seq: int, chunk: bytes, last: bool):
     uploads = _uploads(app)
     now = time.monotonic()
     with uploads.lock:
-        for key, (_, _, seen, _) in list(uploads.items.items()):
-            if now - seen > UPLOAD_IDLE_SECONDS:
+        for key, item in list(uploads.items.items()):
+            if now - item.seen > UPLOAD_IDLE_SECONDS:
                 del uploads.items[key]
         entry = uploads.items.get(import_id)
         if entry is None:
             if seq != 0:
                 raise BadRequest(f"import {import_id} is not under way (cancelled, or idle too long): start again")
             while len(uploads.items) >= MAX_UPLOADS:
-                del uploads.items[min(uploads.items, key=lambda k: uploads.items[k][2])]
-            entry = uploads.items[import_id] = [None, 0, now, threading.Lock()]
-        entry[2] = now
-    with entry[3]:
-        if seq != entry[1]:
-            raise BadRequest(f"seq: chunk {entry[1]} of import {import_id} was expected, not {seq}")
+                del uploads.items[min(uploads.items, key=lambda k: uploads.items[k].seen)]
+            entry = uploads.items[import_id] = _Upload(seen=now)
+        entry.seen = now
+    with entry.lock:
+        if seq != entry.next_seq:
+            raise BadRequest(f"seq: chunk {entry.next_seq} of import {import_id} was expected, not {seq}")
         service = app.memory
         try:
-            if entry[0] is None:
-                entry[0] = HistoryUpload("the chosen file", learned_extractor(bundled_embedder()[0]))
-            upload = entry[0]
+            if entry.upload is None:
+                entry.upload = HistoryUpload("the chosen file", learned_extractor(bundled_embedder()[0]))
+            upload = entry.upload
             upload.add(service, chunk)
-            entry[1] += 1
+            entry.next_seq += 1
             summary = upload.finish(service) if last else None
         except ExportRefused as exc:
             cancel_chat_import(app, import_id)
