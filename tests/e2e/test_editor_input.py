@@ -132,3 +132,35 @@ def test_a_second_replace_leaves_only_the_new_text(editors, editor):
     assert replace(editors, editor, TEXT) is True
     editors.wait_for_timeout(50)
     assert editors.evaluate("(e) => modelText[e]()", editor) == TEXT
+
+
+@pytest.mark.parametrize("editor", ["quill", "lexical", "prosemirror", "textarea"])
+def test_the_model_holds_the_text_once_settled(editors, editor):
+    """What the send interceptor waits for before the site reads the model (`settled`): no
+    more, since on Quill a task would wait behind the page's rendering."""
+    editors.evaluate("(e) => editorOf[e].focus()", editor)
+    editors.keyboard.type("typed draft")
+    held = editors.evaluate("""async ([e, t]) => {
+        const ok = await Whiteboard.editorInput.replaceText(editorOf[e], t);
+        await Whiteboard.editorInput.settled(editorOf[e]);
+        return [ok, modelText[e]()];
+    }""", [editor, TEXT])
+    assert held == [True, TEXT]
+
+
+def test_quill_keeps_the_replacement_in_its_own_history(editors):
+    """The lines go in as a DOM change Quill reads as the user's, as it reads typing: it is
+    one step of Quill's own undo, between the typed draft and what is typed after it."""
+    history = "Quill.find(document.getElementById('quill')).getModule('history')"
+    model = "() => modelText.quill()"
+    editors.evaluate("() => editorOf.quill.focus()")
+    editors.keyboard.type("typed draft")
+    editors.evaluate(f"() => {history}.cutoff()")  # each change its own undo step
+    assert replace(editors, "quill", TEXT) is True
+    editors.evaluate(f"() => {history}.cutoff()")
+    editors.keyboard.type("!")
+    assert editors.evaluate(model) == TEXT + "!"
+    editors.evaluate(f"() => {history}.undo()")
+    assert editors.evaluate(model) == TEXT
+    editors.evaluate(f"() => {history}.undo()")
+    assert editors.evaluate(model) == "typed draft"

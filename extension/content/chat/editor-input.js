@@ -39,11 +39,39 @@
     selection.addRange(range);
   }
 
-  // One editing step: the editor's own beforeinput handling if it has one, else execCommand.
-  function step(editor, inputType, command, data = null) {
+  // The step offered to the editor as a beforeinput event: true when it left the step to us.
+  function offer(editor, inputType, data) {
     const event = new InputEvent("beforeinput", { inputType, data, bubbles: true, cancelable: true, composed: true });
     editor.dispatchEvent(event);
-    if (!event.defaultPrevented) document.execCommand(command, false, data);
+    return !event.defaultPrevented;
+  }
+
+  // One editing step: the editor's own beforeinput handling if it has one, else execCommand.
+  function step(editor, inputType, command, data = null) {
+    if (offer(editor, inputType, data)) document.execCommand(command, false, data);
+  }
+
+  // Quill keeps its model from the DOM changes in its root (its MutationObserver, which is
+  // how typed text reaches it too), a paragraph per line, an empty line a <p><br></p>. So its
+  // lines go in as one DOM change of text nodes (never markup), read by Quill before any
+  // later microtask: execCommand's insertText would make the same paragraphs one editing
+  // step at a time, each laying the page out (Gemini's :has() rules restyle the composer
+  // on every step: 12-19 ms a send on its saved page). The input event tells the page, as
+  // typing would; the caret goes to the end.
+  function writeQuillLines(editor, text) {
+    const lines = text.split("\n").map((line) => {
+      const p = document.createElement("p");
+      p.append(line ? document.createTextNode(line) : document.createElement("br"));
+      return p;
+    });
+    editor.replaceChildren(...lines);
+    const range = document.createRange();
+    range.selectNodeContents(lines.at(-1));
+    range.collapse(false);
+    const selection = document.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    editor.dispatchEvent(new InputEvent("input", { inputType: "insertReplacementText", data: text, bubbles: true, composed: true }));
   }
 
   // A new task (after pending microtasks such as MutationObserver callbacks, without the
@@ -68,21 +96,25 @@
       document.execCommand("insertText", false, text);
       return same(readText(editor), text);
     }
-    step(editor, "deleteContentBackward", "delete");
     if (isQuill(editor)) {
-      // Quill wants a paragraph per line, which is what one insertText makes of the newlines;
-      // one step, because each editing step lays the page out (most of a send on Gemini).
-      step(editor, "insertText", "insertText", text);
-    } else {
-      text.split("\n").forEach((line, i) => {
-        if (i > 0) step(editor, "insertLineBreak", "insertLineBreak");
-        if (line) step(editor, "insertText", "insertText", line);
-      });
+      if (offer(editor, "insertReplacementText", text)) writeQuillLines(editor, text);
+      return same(readText(editor), text); // Quill took the lines in within that microtask
     }
+    step(editor, "deleteContentBackward", "delete");
+    text.split("\n").forEach((line, i) => {
+      if (i > 0) step(editor, "insertLineBreak", "insertLineBreak");
+      if (line) step(editor, "insertText", "insertText", line);
+    });
     if (same(readText(editor), text)) return true;
     await nextTask();
     return same(readText(editor), text);
   }
 
-  W.editorInput = Object.freeze({ readText, replaceText, same, nextTask });
+  // Resolves once the editor's model holds what replaceText put in, for the site to read:
+  // after one task (ProseMirror, React, Lexical may take it in late); Quill has already
+  // (its MutationObserver ran before the caller's continuation), and a task there would wait
+  // behind the page's rendering (10 ms on Gemini's saved page).
+  const settled = (editor) => (isQuill(editor) ? Promise.resolve() : nextTask());
+
+  W.editorInput = Object.freeze({ readText, replaceText, same, settled });
 })();

@@ -11,7 +11,7 @@
 (() => {
   const W = (globalThis.Whiteboard ??= {});
   if (W.SendInterceptor) return;
-  const { readText, replaceText, nextTask } = W.editorInput;
+  const { readText, replaceText, settled } = W.editorInput;
   // The draft already carries a block: the same opening the host strips (memory/recall/inject.py).
   const PREPARED = /^---[ \t]*\n(?:[ \t]*\n)*\[Whiteboard (?:context|selection|background)[^\n]*\]/m;
   const SEND_TIMEOUT_MS = 1000;
@@ -94,8 +94,7 @@
       }
       if (reply && reply.ok && reply.injected && editor.isConnected) {
         if (!(await replaceText(editor, reply.text))) await replaceText(editor, draft); // never send a mangled draft
-        // Let the editor (ProseMirror, React) take in the new text before the site reads it.
-        await nextTask();
+        await settled(editor); // the editor's model holds the new text before the site reads it
       }
       this.replay(trigger, editor);
       this.adapter.noteSent();
