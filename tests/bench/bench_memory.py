@@ -249,7 +249,8 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
                 continue
             used += 1
             question = qa["question"]
-            full_text = [h.memory.id for h in index.search(question, limit=depth)]
+            words = index.search(question, limit=depth)
+            full_text = [h.memory.id for h in words]
             bm = bm25.get_scores(T.words(question))
             got = {methods[0]: full_text,
                    methods[1]: [ids[i] for i in fts5_rank(fts5, question, max(ks))],
@@ -258,7 +259,7 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
             for name in candidates:
                 near = [i for i, _ in vectors[name].search(query_vectors[name][n], depth, -2.0)]
                 got[f"{name} vectors alone"] = near
-                got[f"hybrid: full text + {name} (RRF)"] = fuse_hybrid(full_text, near)
+                got[f"hybrid: full text + {name} (RRF)"] = fuse_hybrid(full_text, near, [h.score for h in words])
             if chosen:
                 service = IndexOnly(index, FixedMeanings(vectors[chosen], query_vectors[chosen][n],
                                                            candidates[chosen]))

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training import adapter, extractor, gate
+from training import adapter, extractor, fusion, gate
 from training import sources as S
 from whiteboard.memory.meaning import embedder as bundled
 
@@ -65,7 +65,7 @@ needs_model = pytest.mark.skipif(bundled.local_embedder() is None, reason="the b
 
 @pytest.mark.slow
 @needs_model
-@pytest.mark.parametrize("trainer", [extractor, adapter, gate], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("trainer", [extractor, adapter, gate, fusion], ids=lambda m: m.__name__)
 def test_each_command_rebuilds_its_shipped_weights(trainer, capsys):
     # Embeds its training texts (10-30 s each on a slow CPU) and trains again: the shipped file
     # is what the documented command makes from the data in the repository, sources included.
@@ -145,3 +145,23 @@ def test_check_fails_for_weights_that_rank_worse_than_plain_e5(monkeypatch, caps
     monkeypatch.setattr(adapter, "trained", lambda space, dim: np.diag((np.arange(dim) < 8).astype(float)))
     assert adapter.main(["--check"]) == 1
     assert "ranks worse than plain e5 on the held-out split" in capsys.readouterr().out
+
+
+def test_fusion_chooses_the_lowest_strong_score_that_costs_our_data_nothing():
+    # Three full-text distractors ahead of a fact the meanings rank third: kept at their ranks,
+    # they push it out of the top 5, so a score they reach is too low to trust.
+    def case(score):
+        return ("own", ["x", "y", "z"], [score] * 3, ["a", "b", "f", "c"], "f")
+    assert fusion.choose([case(5.5), ("third", [], [], ["f"], "f")])[0] == 6.0
+    assert fusion.choose([case(7.0), ("third", [], [], ["f"], "f")])[0] == 8.0
+    assert fusion.choose([case(99.0), ("third", [], [], ["f"], "f")])[0] is None
+
+
+@pytest.mark.slow
+@needs_model
+def test_fusion_check_fails_when_recall_ships_another_strong_score(monkeypatch, capsys):
+    from whiteboard.memory.recall import recall as RC
+
+    monkeypatch.setattr(RC, "STRONG_WORDS", 16.0)
+    assert fusion.main(["--check"]) == 1
+    assert "is not what the rule chooses" in capsys.readouterr().out
