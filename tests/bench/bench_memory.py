@@ -48,7 +48,11 @@ from training.vectors import embed_all, embed_cached
 from whiteboard import text as T
 from whiteboard.memory.meaning import context_gate
 from whiteboard.memory.meaning.adapter import unit_rows
-from whiteboard.memory.meaning.embedder import UNMAPPED_CONFIRM_COSINE, UNMAPPED_MIN_COSINE
+from whiteboard.memory.meaning.embedder import (
+    UNMAPPED_CONFIRM_COSINE,
+    UNMAPPED_MIN_COSINE,
+    UNMAPPED_PERSONAL_MIN_COSINE,
+)
 from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.recall.index import MemoryIndex
@@ -369,11 +373,13 @@ class Variant:
 
 
 def variants(model) -> dict:
-    """shipped, no adapter (the fallback as it ships: its floors, no gate), and the weights of
+    """shipped, no adapter (the fallback as it ships: its own gate and floors), and the weights of
     before as references, read from the repository's history (never shipped again)."""
     out = {"shipped": model,
-           "no adapter (plain e5)": Variant(model, None, None, (UNMAPPED_MIN_COSINE, UNMAPPED_MIN_COSINE,
-                                                                 UNMAPPED_CONFIRM_COSINE))}
+           "no adapter (plain e5)": Variant(model, None,
+                                            context_gate.load(model.model_id, context_gate.FALLBACK_WEIGHTS),
+                                            (UNMAPPED_PERSONAL_MIN_COSINE, UNMAPPED_MIN_COSINE,
+                                             UNMAPPED_CONFIRM_COSINE))}
     for name, commit, floors in PREVIOUS:
         try:
             with tempfile.TemporaryDirectory() as tmp:
