@@ -16,9 +16,10 @@ requests: never LoCoMo, never a held-out pair. Run after training the adapter an
    training fact and third-person sentence as a vault, the unrelated requests recalled as a
    send recalls them (full text, gate, floors): the lowest meaning floor, then the lowest
    confirm floor, with at most 10% of them pulling a memory.
-3. The fallback (no adapter, no gate: e5's own cosines) the same way as 2, its one meaning
-   floor then serving every draft.
-The floors are a choice, not weights: nothing here is shipped or checked by `--check`.
+3. The fallback (no adapter: e5's own cosines, its own gate, context_gate_e5.json): its personal
+   floor as in 1 with e5's own ranking (no map to cross-validate), then its other floors as in 2.
+`--check` chooses all six again and fails when host/whiteboard/memory/meaning/embedder.py ships
+other values (train the adapter and both gates first: `python -m training.gate --check`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import time
 
 import numpy as np
 
+from whiteboard.memory.meaning import context_gate
 from whiteboard.memory.meaning import embedder as bundled
 from whiteboard.memory.meaning.vectors import VectorIndex
 from whiteboard.memory.model import Memory
@@ -47,23 +49,33 @@ PERSONAL = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
 OTHER = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 CONFIRM = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35)
 UNMAPPED = (0.8, 0.82, 0.84, 0.85, 0.86, 0.88, 0.9)
+UNMAPPED_PERSONAL = (0.7, 0.72, 0.74, 0.76, 0.78, 0.8, 0.82, 0.84)
 MAX_PULLED = 0.10
 
 
-def personal_floor(space: E.Space, dim: int, folds: int = 4) -> dict[float, float]:
+def personal_floor(space: E.Space, dim: int, folds: int = 4, mapped: bool = True,
+                   grid: tuple[float, ...] = PERSONAL) -> dict[float, float]:
+    """Pair hit@5 per floor over the training domains, each group ranked by a map trained on the
+    others (mapped), or by e5's own cosines (not mapped: nothing is trained, the groups only
+    keep the vaults the same size)."""
     names = A.training_domains()
-    hits: dict[float, list[bool]] = {f: [] for f in PERSONAL}
+    hits: dict[float, list[bool]] = {f: [] for f in grid}
     for f in range(folds):
         held = {n for i, n in enumerate(names) if i % folds == f}
-        w = A.fit([A.domain_group(space, set(names) - held)], dim)
+        w = A.fit([A.domain_group(space, set(names) - held)], dim) if mapped else np.eye(dim)
         queries, candidates, positives, _ = A.domain_group(space, held)
         s = A._unit(queries @ w)[0] @ A._unit(candidates @ w)[0].T
         for i in range(len(queries)):
             negatives = s[i][~positives[i]]
             for own in s[i][positives[i]]:
-                for floor in PERSONAL:
+                for floor in grid:
                     hits[floor].append(bool((negatives > own).sum() < 5 and own >= floor))
     return {floor: float(np.mean(h)) for floor, h in hits.items()}
+
+
+def highest_within(by_floor: dict[float, float], margin: float = 0.02) -> float:
+    best = max(by_floor.values())
+    return max(f for f, hit in by_floor.items() if hit >= best - margin)
 
 
 def pulled_share(model, unrelated: list[str], vectors_of: dict, index, vectors) -> float:
@@ -71,17 +83,26 @@ def pulled_share(model, unrelated: list[str], vectors_of: dict, index, vectors) 
                                       q).memories) for q in unrelated]))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     model = bundled.local_embedder()
-    if model is None or model.gate is None:
+    if model is None or model.gate is None or model.adapter is None:
         print("The bundled model, its adapter and its gate are needed.", file=sys.stderr)
+        return 2
+    fallback_gate = context_gate.load(model.model_id, context_gate.FALLBACK_WEIGHTS)
+    if fallback_gate is None:
+        print(f"The fallback's gate ({context_gate.FALLBACK_WEIGHTS}) is needed: python -m training.gate",
+              file=sys.stderr)
         return 2
     space = E.embedded(model)
     by_floor = personal_floor(space, model.dim)
-    best = max(by_floor.values())
-    personal = max(f for f, hit in by_floor.items() if hit >= best - 0.02)
+    personal = highest_within(by_floor)
     print("personal floor, training domains 4-fold, pair hit@5: "
           + ", ".join(f"{f} {hit:.2f}" for f, hit in by_floor.items()) + f" -> {personal}")
+    by_floor = personal_floor(space, model.dim, mapped=False, grid=UNMAPPED_PERSONAL)
+    unmapped_personal = highest_within(by_floor)
+    print("without the adapter, personal floor, training domains, pair hit@5 (e5's own cosines): "
+          + ", ".join(f"{f} {hit:.2f}" for f, hit in by_floor.items()) + f" -> {unmapped_personal}")
 
     unrelated = json.loads(S.PARAPHRASES_TRAIN.read_text(encoding="utf-8"))["unrelated"] + R.world(held_out=False)
     raw = dict(zip(unrelated, embed_cached(model, "query", unrelated)))
@@ -106,20 +127,22 @@ def main() -> int:
                     return other, confirm
         return None
 
-    saved = bundled.PERSONAL_MIN_COSINE
-    try:
-        bundled.PERSONAL_MIN_COSINE = personal
-        print("| other floor | confirm floor | unrelated pulling a memory |")
-        chosen = choose(copy.copy(model), OTHER, CONFIRM)
-        plain = copy.copy(model)
-        plain.adapter, plain.gate = None, None
-        print("without the adapter (no gate):\n| meaning floor | confirm floor | unrelated pulling a memory |")
-        fallback = choose(plain, UNMAPPED, UNMAPPED)
-    finally:
-        bundled.PERSONAL_MIN_COSINE = saved
-    print(f"chosen: personal {personal}, other {chosen[0] if chosen else '-'}, "
-          f"confirm {chosen[1] if chosen else '-'}; without the adapter: meaning "
-          f"{fallback[0] if fallback else '-'}, confirm {fallback[1] if fallback else '-'}")
+    adapted = copy.copy(model)
+    adapted.personal_cosine = personal
+    print("| other floor | confirm floor | unrelated pulling a memory |")
+    chosen = choose(adapted, OTHER, CONFIRM)
+    plain = copy.copy(model)
+    plain.adapter, plain.gate, plain.personal_cosine = None, fallback_gate, unmapped_personal
+    print("without the adapter (its own gate):\n| meaning floor | confirm floor | unrelated pulling a memory |")
+    fallback = choose(plain, UNMAPPED, UNMAPPED)
+    made = (personal, *(chosen or (None, None)), unmapped_personal, *(fallback or (None, None)))
+    shipped = (bundled.PERSONAL_MIN_COSINE, bundled.MIN_COSINE, bundled.CONFIRM_COSINE,
+               bundled.UNMAPPED_PERSONAL_MIN_COSINE, bundled.UNMAPPED_MIN_COSINE, bundled.UNMAPPED_CONFIRM_COSINE)
+    print("chosen (personal, other, confirm; without the adapter: personal, meaning, confirm): "
+          f"{made}; shipped: {shipped}")
+    if "--check" in argv and made != shipped:
+        print("the floors embedder.py ships are not what the rules choose")
+        return 1
     return 0
 
 

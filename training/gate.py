@@ -1,11 +1,13 @@
 """Train the context gate (host/whiteboard/memory/meaning/context_gate.py) for the bundled model and
-write host/whiteboard/memory/meaning/context_gate.json. Run: python -m training.gate [--check]
+write host/whiteboard/memory/meaning/context_gate.json, and the fallback's gate, the same model over
+e5's own vectors (no adapter), to context_gate_e5.json. Run: python -m training.gate [--check]
 
 Data: tests/bench/data/paraphrase_train.json only, written by us (MIT; never the test set,
 paraphrase_recall.json): its pairs' requests and its `personal` requests want personal context
 (1), its `unrelated` requests do not (0). Each is embedded as a draft is (the model's query
 vector, mapped by the shipped meaning adapter as recall maps it: the weights are bound to
-both, `ranking_id`; train the adapter first). The model is a logistic regression with an L2
+both, `ranking_id`; train the adapter first; the fallback's gate reads the vector as e5 made it,
+bound to the model id alone). The model is a logistic regression with an L2
 penalty and the two classes weighted equally, fitted by plain gradient descent from zeros
 (no randomness: the same data gives the same weights). It prints 5-fold held-out accuracy too.
 
@@ -23,7 +25,7 @@ import sys
 
 import numpy as np
 
-from whiteboard.memory.meaning.context_gate import WEIGHTS
+from whiteboard.memory.meaning.context_gate import FALLBACK_WEIGHTS, WEIGHTS
 
 from . import recall_data as R
 from . import sources as S
@@ -62,10 +64,14 @@ def training_data() -> tuple[list[str], list[str], dict]:
     return wanting, unrelated, record
 
 
-def examples(model, wanting: list[str], unrelated: list[str]) -> tuple[np.ndarray, np.ndarray]:
+def examples(model, wanting: list[str], unrelated: list[str], mapped: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The requests' vectors as recall compares them (mapped: through the adapter; else as e5
+    made them, the fallback's space), and their labels."""
     from whiteboard.memory.meaning.vectors import ranking_space
 
-    x = ranking_space(model, embed_cached(model, "query", wanting + unrelated)).astype(np.float64)
+    x = embed_cached(model, "query", wanting + unrelated).astype(np.float64)
+    if mapped:
+        x = ranking_space(model, x).astype(np.float64)
     return x, np.r_[np.ones(len(wanting)), np.zeros(len(unrelated))]
 
 
@@ -103,19 +109,25 @@ def main(argv: list[str] | None = None) -> int:
     if model is None:
         return 2
     wanting, unrelated, record = training_data()
-    x, y = examples(model, wanting, unrelated)
-    w, b = fit(x, y)
-    made = document(model.ranking_id, w, b, record)
-    if "--check" in argv:
-        same = same_document(made, json.loads(WEIGHTS.read_text(encoding="utf-8")), x)
-        print("the gate matches" if same else f"the gate (or its recorded sources) differs from {WEIGHTS}")
-        return 0 if same else 1
-    passed, pulled = held_out(x, y)
-    print(f"{len(wanting)} requests wanting context, {len(unrelated)} unrelated; 5-fold held out: "
-          f"{passed:.0%} of the first and {pulled:.0%} of the second pass the gate")
-    WEIGHTS.write_text(json.dumps(made, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {WEIGHTS}")
-    return 0
+    status = 0
+    # (the space's name, whether drafts are mapped by the adapter, the ranking id, the file)
+    for name, mapped, ranking_id, path in (("adapted", True, model.ranking_id, WEIGHTS),
+                                           ("e5's own (the fallback)", False, model.model_id, FALLBACK_WEIGHTS)):
+        x, y = examples(model, wanting, unrelated, mapped)
+        w, b = fit(x, y)
+        made = document(ranking_id, w, b, record)
+        if "--check" in argv:
+            same = same_document(made, json.loads(path.read_text(encoding="utf-8")), x)
+            print(f"the {name} gate matches" if same
+                  else f"the {name} gate (or its recorded sources) differs from {path}")
+            status = status if same else 1
+            continue
+        passed, pulled = held_out(x, y)
+        print(f"{name}: {len(wanting)} requests wanting context, {len(unrelated)} unrelated; 5-fold held out: "
+              f"{passed:.0%} of the first and {pulled:.0%} of the second pass the gate")
+        path.write_text(json.dumps(made, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {path}")
+    return status
 
 
 if __name__ == "__main__":

