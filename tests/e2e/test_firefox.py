@@ -101,6 +101,18 @@ def test_selection_goes_once_with_the_next_send(firefox, tab, site):
     assert send(firefox, tab, site, "And in French?") == "And in French?"  # the selection went once
 
 
+def test_the_block_goes_through_geminis_quill_composer(firefox, tab):
+    """Quill's lines are written as one DOM change (editor-input.js), not by Chromium's
+    execCommand: Firefox's Quill composer takes them the same way."""
+    open_chat(firefox, tab, "gemini", SITES["gemini"].page, reply="none")
+    key = session_key(firefox, tab)
+    selected = capture_selection(firefox, tab, SITES["gemini"].answer, key)
+    first = send(firefox, tab, "gemini", "Explain this in one sentence")
+    assert first.count("[Whiteboard selection · 1 passage]") == 1 and first.count(selected[:60]) == 1
+    assert strip_blocks(first) == "Explain this in one sentence"
+    assert send(firefox, tab, "gemini", "And in French?") == "And in French?"
+
+
 @pytest.mark.parametrize("site", ["chatgpt", "claude"])
 def test_the_reply_is_captured_once_after_streaming_ends(firefox, tab, site):
     open_chat(firefox, tab, site, SITES[site].page, replyMs=1200, chunks=3)
