@@ -118,7 +118,9 @@ def results(chromium):
                     for (const e of entries) counts[`${role}|${e.css}`] = document.querySelectorAll(e.css).length;
                 }
                 const adapter = Whiteboard.chat.adapterFor(site); // the site's own adapter file, quirks and all
-                const turns = adapter.turns().map((t) => ({role: t.role, text: t.text}));
+                const label = (b) => b.innerText.trim();
+                const turns = adapter.turns().map((t) => ({role: t.role, text: t.text,
+                    buttons: [...t.el.querySelectorAll('button, [role="button"]')].map(label).filter(Boolean)}));
                 const recognition = adapter.recognition();
                 return {counts, turns, recognised: recognition.state === 'attached', roles: recognition.roles,
                         streaming: adapter.isStreaming(), fresh: adapter.conversationIsNew()};
@@ -264,3 +266,16 @@ def test_a_hidden_home_composer_beside_the_threads_is_not_the_composer(chromium)
     }""")
     page.close()
     assert picked == "thread"
+
+
+def test_a_messages_buttons_are_not_read_as_its_words(results):
+    """A code block's "Copy" and "Download", a message's "Edit": the site's controls, on every
+    saved page, are left out of the text captured (adapter-framework.js wordsOf)."""
+    checked = 0
+    for (name, site), result in results.items():
+        for turn in result["turns"]:
+            lines = [line.strip() for line in turn["text"].split("\n")]
+            for label in turn["buttons"]:
+                checked += 1
+                assert "\n" in label or label not in lines, f"{site} on {name}: {label!r} read as a line"
+    assert checked > 20  # the saved pages' code blocks and messages hold buttons

@@ -8,6 +8,32 @@
   const { first, all, closest, any } = W.dom;
   const structure = W.structure;
   const adapters = [];
+  const BUTTON = 'button, [role="button"]';
+  const MAX_BUTTONS = 100;
+
+  // An element's text without its buttons' labels ("Copy", "Download", "Edit" on a code
+  // block or a message): those are the site's controls, not anyone's words. A label goes
+  // where it stands as lines of its own, in page order; a label inside a line stays, and
+  // the lines kept are kept as they are (a code block's indentation).
+  function wordsOf(node) {
+    const lines = node.innerText.split("\n");
+    let from = 0;
+    // Bounded, whatever a page puts in a message: the first MAX_BUTTONS buttons only.
+    for (const button of [...node.querySelectorAll(BUTTON)].slice(0, MAX_BUTTONS)) {
+      const outer = button.parentElement?.closest(BUTTON);
+      if (outer && node.contains(outer)) continue; // its label went with the outer button's
+      const label = button.innerText.split("\n").map((line) => line.trim()).filter(Boolean);
+      if (!label.length) continue;
+      for (let i = from; i + label.length <= lines.length; i += 1) {
+        if (label.every((line, k) => lines[i + k].trim() === line)) {
+          lines.splice(i, label.length);
+          from = i;
+          break;
+        }
+      }
+    }
+    return lines.join("\n").trim();
+  }
 
   class ChatAdapter {
     constructor({ site, selectors, ...quirks }) {
@@ -93,8 +119,8 @@
     textOf(el, role) {
       const parts = all(el, role === "user" ? this.sel.userText : this.sel.assistantText)
         .filter((part, _, found) => !found.some((outer) => outer !== part && outer.contains(part)));
-      const text = parts.map((p) => p.innerText.trim()).filter(Boolean).join(role === "user" ? "\n" : "\n\n");
-      return text || el.innerText.trim();
+      const text = parts.map(wordsOf).filter(Boolean).join(role === "user" ? "\n" : "\n\n");
+      return text || wordsOf(el);
     }
 
     // A reply is streaming while a `streaming` marker is on the page; not while an `idle`
