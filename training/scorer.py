@@ -17,13 +17,16 @@ e5's own, each also less the best candidate's; BM25 (smoothed idf, as recall sco
 full-text rank, the meaning rank and the fused rank as reciprocals; the content words shared
 with the draft (and CJK grams); the memory's length; the gate's personal probability times the
 adapted cosine; and, as a variant, a low-rank bilinear term u^T W v over the adapted vectors.
-Models: a linear score (conditional logit) and a one-hidden-layer MLP (8 tanh units), a
-softmax over each case's K candidates, full-batch Adam, numpy only, a fixed seed. The variant
-kept is the one with the best hit@5 with the training domains cross-validated in the same 4
-groups; then it is trained on every training case and measured, once, on the held-out split
-(recall as a send runs it: full text, gate, floors, at most 5), on the world questions and, with
---locomo, on LoCoMo conversations 6-10 (CC BY-NC: a benchmark only, never trained on or used
-to choose). Nothing is written: the measured table is in docs/memory.md ("A pair scorer").
+Models: a linear score (conditional logit), a one-hidden-layer MLP (8 tanh units) and the
+linear score plus the bilinear term, each with every feature and without the memory's length;
+a softmax over each case's K candidates, full-batch Adam, numpy only, a fixed seed. The variant
+to ship would be the one with the best hit@5 (own vault + third person) with the training
+domains cross-validated in the same 4 groups ("chosen"); every variant is then trained on every
+training case and measured beside recall as shipped, in the same run, on the held-out split
+(ranking without floors / recall as a send runs it: full text, gate, floors, at most 5), on the
+world questions and, with --locomo, on LoCoMo conversations 6-10 (CC BY-NC: a benchmark only,
+never trained on or used to choose). Each as a reranker of the hybrid's top K and as one more
+ranked list fused by RRF. Nothing is written: no variant won (docs/memory.md, "A pair scorer").
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ FOLDS = 4
 HIDDEN = 8
 RANK = 8
 STEPS, RATE, L2 = 300, 0.03, 1e-3
+BILINEAR_RATE = 0.1  # of RATE, for the 2 x 384 x RANK bilinear weights (at RATE they ran away: the first run)
 FUSED_WEIGHT = 1.5  # the scorer's ranking in RRF, as heavy as the meanings'
 FEATURES = ("cos_adapted", "cos_e5", "cos_adapted_rel", "cos_e5_rel", "bm25", "words_rank", "meaning_rank",
             "fused_rank", "shared_words", "length", "gate_x_cos", "strong")
@@ -125,10 +129,10 @@ def _pack(rows: list[tuple[np.ndarray, int, np.ndarray, np.ndarray]]) -> Cases:
 class Scorer:
     """kind: "linear", "mlp" or "bilinear" (linear plus (U^T q) . (V^T c), rank RANK)."""
 
-    def __init__(self, kind: str, mean: np.ndarray, std: np.ndarray, d: int, seed: int = 0):
+    def __init__(self, kind: str, mean: np.ndarray, std: np.ndarray, d: int, keep: np.ndarray, seed: int = 0):
         rng = np.random.default_rng(seed)
         f = len(mean)
-        self.kind, self.mean, self.std = kind, mean, std
+        self.kind, self.mean, self.std, self.keep = kind, mean, std, keep
         self.p = {"w": np.zeros(f)}
         if kind == "mlp":
             self.p.update(h=rng.normal(0, 0.3, (f, HIDDEN)), b=np.zeros(HIDDEN), v=rng.normal(0, 0.3, HIDDEN))
@@ -136,7 +140,7 @@ class Scorer:
             self.p.update(u=rng.normal(0, 0.05, (d, RANK)), vv=rng.normal(0, 0.05, (d, RANK)))
 
     def _z(self, x):
-        return (x - self.mean) / self.std
+        return (x - self.mean) / self.std * self.keep
 
     def scores(self, x: np.ndarray, qv: np.ndarray | None = None, cv: np.ndarray | None = None) -> np.ndarray:
         return self._forward(self._z(x), qv, cv)[0]
@@ -184,7 +188,8 @@ class Scorer:
                 g[k] = g[k] + 2 * L2 * self.p[k]
                 m[k] = 0.9 * m[k] + 0.1 * g[k]
                 v2[k] = 0.999 * v2[k] + 0.001 * g[k] * g[k]
-                self.p[k] -= rate * (m[k] / (1 - 0.9 ** t)) / (np.sqrt(v2[k] / (1 - 0.999 ** t)) + 1e-8)
+                step = rate * BILINEAR_RATE if k in ("u", "vv") else rate
+                self.p[k] -= step * (m[k] / (1 - 0.9 ** t)) / (np.sqrt(v2[k] / (1 - 0.999 ** t)) + 1e-8)
         return self
 
     def rerank(self, fused: list[str], x: np.ndarray, qv=None, cv=None) -> list[str]:
@@ -194,10 +199,16 @@ class Scorer:
         return [fused[i] for i in order] + fused[K:]
 
 
-def scorer_for(kind: str, train: Cases) -> Scorer:
+# Feature sets: every feature, and every one but the memory's length (in our data the third-person
+# sentences are longer than the user's facts, so length may learn how we wrote them, not relevance).
+FEATURE_SETS = {"all": (), "no length": ("length",)}
+
+
+def scorer_for(kind: str, train: Cases, dropped: tuple[str, ...] = ()) -> Scorer:
     flat = train.x[train.mask]
     std = flat.std(axis=0)
-    return Scorer(kind, flat.mean(axis=0), np.where(std == 0, 1, std), train.qv.shape[1]).fit(train)
+    keep = np.array([f not in dropped for f in FEATURES], dtype=np.float64)
+    return Scorer(kind, flat.mean(axis=0), np.where(std == 0, 1, std), train.qv.shape[1], keep).fit(train)
 
 
 def keep_strong(order: list[str], words: list[str], scores: list[float]) -> list[str]:
@@ -221,21 +232,19 @@ def rrf(*rankings: tuple[list[str], float]) -> list[str]:
     return sorted(fused, key=lambda m: -fused[m])
 
 
-def variants_of(scorer: Scorer | None, ctx: Context, fused: list[str], words: list[str], scores: list[float],
-                near: list[str]) -> dict[str, list[str]]:
-    """The shipped order and, with a scorer, the reranked and the fused-as-a-list orders."""
-    out = {"shipped": fused}
+def order_of(scorer: Scorer | None, mode: str, ctx: Context, fused: list[str], words: list[str],
+             scores: list[float], near: list[str]) -> list[str]:
+    """mode "reranked": the shipped hybrid's top K in the scorer's order; "fused": the scorer's
+    ranking of those K fused with full text and meanings by RRF. Either way a strong full-text hit
+    keeps its rank, as recall guarantees. No scorer: the shipped order."""
     if scorer is None or not fused:
-        return {**out, "reranked": fused, "scorer fused (RRF)": fused}
+        return fused
     x = features(ctx, fused, words, scores, near)
-    top = fused[:K]
-    qv = ctx.q_adapted
-    cv = np.array([ctx.adapted[m] for m in top])
-    reranked = scorer.rerank(fused, x, qv, cv)
-    out["reranked"] = keep_strong(reranked, words, scores)
-    out["scorer fused (RRF)"] = keep_strong(
-        rrf((words, 1.0), (near, RC.MEANING_WEIGHT), (reranked[:K], FUSED_WEIGHT)), words, scores)
-    return out
+    cv = np.array([ctx.adapted[m] for m in fused[:K]])
+    reranked = scorer.rerank(fused, x, ctx.q_adapted, cv)
+    if mode == "fused":
+        reranked = rrf((words, 1.0), (near, RC.MEANING_WEIGHT), (reranked[:K], FUSED_WEIGHT))
+    return keep_strong(reranked, words, scores)
 
 
 # ---- the training cases (training split, 4-fold maps) ------------------------------------------
@@ -292,24 +301,29 @@ def training_cases(model, space: E.Space) -> list[tuple[int, str, tuple]]:
     return out
 
 
-def cross_validated(cases: list, kinds=("linear", "mlp", "bilinear")) -> dict:
-    """hit@5 on each fold's cases by a scorer trained on the other folds (cases whose fact is not
-    in the top K count as misses for every variant, the shipped order included)."""
+KINDS = ("linear", "mlp", "bilinear")
+
+
+def cross_validated(cases: list) -> dict:
+    """hit@5 on each fold's cases by a scorer trained on the other folds, per (kind, feature set)
+    (only cases whose fact is in the top K: the same for every variant, the shipped order too)."""
     out = {}
-    for kind in ("shipped", *kinds):
+    for name, kind, dropped in [("shipped", None, ())] + [
+            (f"{kind}, {fs}", kind, d) for fs, d in FEATURE_SETS.items() for kind in KINDS]:
         hits: dict[str, list[bool]] = {"own": [], "third": []}
         for fold in range(FOLDS):
             test = [c for c in cases if c[0] == fold]
-            if kind == "shipped":
+            if kind is None:
                 hits["own"] += [c[2][1] < 5 for c in test if c[1] == "own"]
                 hits["third"] += [c[2][1] < 5 for c in test if c[1] == "third"]
                 continue
-            scorer = scorer_for(kind, _pack([c[2] for c in cases if c[0] != fold]))
+            scorer = scorer_for(kind, _pack([c[2] for c in cases if c[0] != fold]), dropped)
             for c in test:
                 x, pos, qv, cv = c[2]
                 s = scorer.scores(x, qv, cv)
                 hits[c[1]].append(bool((s > s[pos]).sum() < 5))
-        out[kind] = {k: float(np.mean(v)) for k, v in hits.items()}
+        out[name] = {k: float(np.mean(v)) for k, v in hits.items()}
+        print(f"  {name}: own vault {out[name]['own']:.4f}, third person {out[name]['third']:.4f}", flush=True)
     return out
 
 
@@ -318,18 +332,18 @@ def cross_validated(cases: list, kinds=("linear", "mlp", "bilinear")) -> dict:
 class Patched:
     """recall() as a send runs it, with its fused ranking replaced by one variant's order."""
 
-    def __init__(self, scorer: Scorer | None):
-        self.scorer, self.ctx, self.variant = scorer, None, "shipped"
+    def __init__(self):
+        self.scorer, self.mode, self.ctx = None, "", None
         self._orig = RC.fuse_hybrid
 
     def __call__(self, full_text, meanings, scores=None, strong=RC.STRONG_WORDS):
         fused = self._orig(full_text, meanings, scores, strong)
-        if self.variant == "shipped" or self.ctx is None:
+        if self.scorer is None or self.ctx is None:
             return fused
         by_id = {m.id: m for m in [*full_text, *meanings]}
         words, near = [m.id for m in full_text], [m.id for m in meanings]
-        order = variants_of(self.scorer, self.ctx, [m.id for m in fused], words, list(scores or []), near)
-        return [by_id[i] for i in order[self.variant]]
+        order = order_of(self.scorer, self.mode, self.ctx, [m.id for m in fused], words, list(scores or []), near)
+        return [by_id[i] for i in order]
 
     def __enter__(self):
         RC.fuse_hybrid = self
@@ -339,7 +353,15 @@ class Patched:
         RC.fuse_hybrid = self._orig
 
 
-def held_out(model, space: E.Space, scorer: Scorer) -> dict:
+def rows_of(scorers: dict[str, Scorer]) -> dict[str, tuple[Scorer | None, str]]:
+    out: dict[str, tuple[Scorer | None, str]] = {"shipped": (None, "")}
+    for name, scorer in scorers.items():
+        out[f"reranked ({name})"] = (scorer, "reranked")
+        out[f"fused as a list ({name})"] = (scorer, "fused")
+    return out
+
+
+def held_out(model, space: E.Space, scorers: dict[str, Scorer]) -> dict:
     gate = model.gate
     facts = R.facts()
     others = [s for _, s in R.third_person()]
@@ -350,9 +372,9 @@ def held_out(model, space: E.Space, scorer: Scorer) -> dict:
     e5 = dict(zip((ids[t] for t in stored), E.unit(space.p(stored))))
     mapped_rows = ranking_space(model, space.p(stored).astype(np.float32))
     adapted = dict(zip((ids[t] for t in stored), mapped_rows.astype(np.float64)))
-    names = ("shipped", "reranked", "scorer fused (RRF)")
-    found = {n: {"own": {}, "own_inj": {}, "third": [], "third_inj": []} for n in names}
-    patched = Patched(scorer)
+    rows = rows_of(scorers)
+    found = {n: {"own": {}, "own_inj": {}, "third": [], "third_inj": []} for n in rows}
+    patched = Patched()
 
     def context(query: str, raw: np.ndarray) -> tuple[Context, np.ndarray]:
         qa = ranking_space(model, raw[None, :].astype(np.float32))[0]
@@ -373,13 +395,12 @@ def held_out(model, space: E.Space, scorer: Scorer) -> dict:
             cos = np.array([adapted[i] for i in vids]) @ qa
             near = [vids[i] for i in np.argsort(-cos, kind="stable")[:DEPTH]]
             fused = patched._orig(words, near, scores)
-            orders = variants_of(scorer, ctx, fused, words, scores, near)
             vectors = VectorIndex()
             vectors.put([(i, 1, adapted[i].astype(np.float32)) for i in vids])
             service = IndexOnly(index, FixedMeanings(vectors, qa, model))
-            for n in names:
-                ranked = orders[n]
-                patched.ctx, patched.variant = ctx, n
+            for n, (scorer, mode) in rows.items():
+                ranked = order_of(scorer, mode, ctx, fused, words, scores, near)
+                patched.ctx, patched.scorer, patched.mode = ctx, scorer, mode
                 with patched:
                     got = [m.id for m in RC.recall(service, ByteTokens(), p.request).memories]
                 hit, inj = ids[p.fact] in ranked[:5], ids[p.fact] in got
@@ -397,16 +418,16 @@ def held_out(model, space: E.Space, scorer: Scorer) -> dict:
     index.put(list(memory.values()))
     vectors = VectorIndex()
     vectors.put([(ids[t], 1, adapted[ids[t]].astype(np.float32)) for t in stored])
-    pulled = {n: 0 for n in names}
+    pulled = {n: 0 for n in rows}
     for q in world:
         ctx, qa = context(q, world_raw[q])
         service = IndexOnly(index, FixedMeanings(vectors, qa, model))
-        for n in names:
-            patched.ctx, patched.variant = ctx, n
+        for n, (scorer, mode) in rows.items():
+            patched.ctx, patched.scorer, patched.mode = ctx, scorer, mode
             with patched:
                 pulled[n] += bool(RC.recall(service, ByteTokens(), q).memories)
     out = {}
-    for n in names:
+    for n in rows:
         r = found[n]
         out[n] = {"own": {k: float(np.mean(v)) for k, v in sorted(r["own"].items())},
                   "own_all": float(np.mean([h for v in r["own"].values() for h in v])),
@@ -419,11 +440,12 @@ def held_out(model, space: E.Space, scorer: Scorer) -> dict:
 
 # ---- LoCoMo 6-10: measured, never trained on or chosen by --------------------------------------
 
-def locomo(model, scorer: Scorer, conversations=range(5, 10)) -> dict:
+def locomo(model, scorers: dict[str, Scorer], conversations=range(5, 10)) -> dict:
     gate = model.gate
     data = json.loads(LOCOMO.read_text())
     data = [data[i] for i in conversations if i < len(data)]
-    got = {"words alone": [], "shipped": [], "reranked": [], "scorer fused (RRF)": []}
+    rows = rows_of(scorers)
+    got: dict[str, list[float]] = {"words alone": [], **{n: [] for n in rows}}
     for sample in data:
         conv = sample["conversation"]
         sessions = sorted((int(k.split("_")[1]), k) for k in conv if re.fullmatch(r"session_\d+", k))
@@ -459,7 +481,8 @@ def locomo(model, scorer: Scorer, conversations=range(5, 10)) -> dict:
             words, scores = [h.memory.id for h in hits], [h.score for h in hits]
             near = [vids[i] for i in np.argsort(-(matrix @ qv), kind="stable")[:DEPTH]]
             fused = RC.fuse_hybrid(words, near, scores)
-            orders = {"words alone": words, **variants_of(scorer, ctx, fused, words, scores, near)}
+            orders = {"words alone": words, **{n: order_of(scorer, mode, ctx, fused, words, scores, near)
+                                               for n, (scorer, mode) in rows.items()}}
             for n, order in orders.items():
                 got[n].append(len(evidence & set(order[:5])) / len(evidence))
     return {n: float(np.mean(v)) for n, v in got.items()}
@@ -467,7 +490,7 @@ def locomo(model, scorer: Scorer, conversations=range(5, 10)) -> dict:
 
 def _cell(r: dict, lang=None) -> str:
     if lang is None:
-        return f"{r['own_all']:.2f} / {r['own_inj_all']:.2f}"
+        return f"{r['own_all']:.3f} / {r['own_inj_all']:.3f}"
     return f"{r['own'][lang]:.2f} / {r['own_inj'][lang]:.2f}"
 
 
@@ -481,24 +504,28 @@ def main(argv: list[str] | None = None) -> int:
     cases = training_cases(model, space)
     print(f"{len(cases)} training cases with the fact in the hybrid's top {K} ({time.time() - started:.0f} s)",
           flush=True)
-    cv = cross_validated(cases)
     print("training domains, 4-fold by domain, hit@5 of the cases (ranking, no floors):")
-    for kind, r in cv.items():
-        print(f"  {kind}: own vault {r['own']:.4f}, third person {r['third']:.4f}")
-    kind = max((k for k in cv if k != "shipped"), key=lambda k: cv[k]["own"] + cv[k]["third"])
-    print(f"chosen: {kind}", flush=True)
-    scorer = scorer_for(kind, _pack([c[2] for c in cases]))
-    print("weights (standardised features): " + ", ".join(f"{f} {w:+.2f}" for f, w in zip(FEATURES, scorer.p["w"])))
-    result = held_out(model, space, scorer)
+    cv = cross_validated(cases)
+    chosen = max((k for k in cv if k != "shipped"), key=lambda k: cv[k]["own"] + cv[k]["third"])
+    print(f"chosen by cross-validation: {chosen}", flush=True)
+    every = _pack([c[2] for c in cases])
+    scorers = {}
+    for name in cv:
+        if name != "shipped":
+            kind, fs = name.split(", ")
+            scorers[name] = scorer_for(kind, every, FEATURE_SETS[fs])
+            print(f"{name} weights (standardised features): "
+                  + ", ".join(f"{f} {w:+.2f}" for f, w in zip(FEATURES, scorers[name].p["w"])))
+    result = held_out(model, space, scorers)
     langs = R.LANGUAGES
-    print(f"\nHeld-out split, same run: hit@5 ranking (no floors) / as injected; scorer {kind}, K {K}\n")
+    print(f"\nHeld-out split, same run: hit@5 ranking (no floors) / as injected; K {K}; chosen: {chosen}\n")
     print("| method | own vault, all | " + " | ".join(langs) + " | third person | world questions carrying a fact |")
     print("|---|" + "---|" * (len(langs) + 3))
     for n, r in result.items():
         print(f"| {n} | {_cell(r)} | " + " | ".join(_cell(r, lang) for lang in langs)
-              + f" | {r['third']:.2f} / {r['third_inj']:.2f} | {r['world']:.0%} |")
+              + f" | {r['third']:.3f} / {r['third_inj']:.3f} | {r['world']:.0%} |")
     if "--locomo" in argv:
-        lo = locomo(model, scorer)
+        lo = locomo(model, scorers)
         print("\nLoCoMo 6-10 R@5 (benchmark only): " + ", ".join(f"{n} {v:.3f}" for n, v in lo.items()))
     print(f"\n{time.time() - started:.0f} s")
     return 0
