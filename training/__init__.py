@@ -6,6 +6,7 @@
     python -m training.gate [--check]        host/whiteboard/memory/meaning/context_gate.json, context_gate_e5.json
     python -m training.floors [--check]      recall's cosine floors (printed; set in embedder.py)
     python -m training.fusion [--check]      recall's STRONG_WORDS (printed; set in recall.py)
+    python -m training.scorer [--locomo]     a pair scorer measured against recall (writes nothing: not shipped)
 
 Each records its training sources with their licences in the weights (`sources.py`); `--check`
 trains again and compares with the shipped file instead of writing it (floors and fusion: chooses

@@ -173,3 +173,49 @@ def test_floors_check_fails_when_the_fallback_ships_another_floor(monkeypatch, c
     monkeypatch.setattr(bundled, "UNMAPPED_PERSONAL_MIN_COSINE", 0.7)
     assert floors.main(["--check"]) == 1
     assert "not what the rules choose" in capsys.readouterr().out
+
+
+def _scorer_cases(n=60, seed=1):
+    """Synthetic cases: K candidates each, the fact the one whose first feature is highest
+    (plus noise in the others); the shipped order puts it anywhere."""
+    from training import scorer as SC
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(n):
+        x = rng.normal(size=(SC.K, len(SC.FEATURES)))
+        pos = int(rng.integers(SC.K))
+        x[pos, 0] = x[:, 0].max() + 1.0
+        rows.append((x, pos, np.ones(4) / 2, np.ones((SC.K, 4)) / 2))
+    return SC._pack(rows)
+
+
+def test_the_pair_scorer_learns_a_planted_signal_and_ignores_a_dropped_feature():
+    from training import scorer as SC
+
+    train, test = _scorer_cases(seed=1), _scorer_cases(seed=2)
+    for kind in ("linear", "mlp"):
+        s = SC.scorer_for(kind, train)
+        first = [int(np.argmax(s.scores(x))) == p for x, p in zip(test.x, test.pos)]
+        assert np.mean(first) > 0.9, kind
+    # The feature carrying the signal dropped: the scorer can no longer find the fact.
+    blind = SC.scorer_for("linear", train, dropped=(SC.FEATURES[0],))
+    assert blind.p["w"][0] == 0
+    assert np.mean([int(np.argmax(blind.scores(x))) == p for x, p in zip(test.x, test.pos)]) < 0.5
+
+
+def test_a_reordered_ranking_keeps_strong_words_at_their_rank_and_the_rest_after_k():
+    from training import scorer as SC
+    from whiteboard.memory.recall import recall as RC
+
+    strong = RC.STRONG_WORDS
+    # "w" scores as a strong full-text hit at rank 0: wherever a reorder put it, it ends first.
+    assert SC.keep_strong(["a", "b", "w", "c"], ["w", "b"], [strong, strong - 1]) == ["w", "a", "b", "c"]
+    assert SC.keep_strong(["w", "a"], ["w"], [strong]) == ["w", "a"]
+    # Only the top K are reordered; the rest follow as they were.
+    fused = [f"m{i}" for i in range(SC.K + 3)]
+    s = SC.scorer_for("linear", _scorer_cases())
+    x = np.zeros((SC.K, len(SC.FEATURES)))
+    x[SC.K - 1, 0] = 5.0
+    order = s.rerank(fused, x)
+    assert order[0] == f"m{SC.K - 1}" and order[SC.K:] == fused[SC.K:] and sorted(order) == sorted(fused)
