@@ -18,6 +18,7 @@ flow's calls are memory/hub.py's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -39,6 +40,10 @@ MEANING_WEIGHT = 1.5
 # it costs nothing on the training split of our own data (`python -m training.fusion`, which
 # `--check`s this value); None: plain fusion.
 STRONG_WORDS: float | None = 6.0
+# The weight of the ranking found with the configured model's rewrite of the draft into kinds of
+# fact (meaning/rewrite.py), when the user turned it on and it was ready at Enter: full text's
+# weight, not chosen on data (no real model is reachable where it was built; docs/memory.md).
+REWRITE_WEIGHT = 1.0
 # Pinned memories tried per send, however many there are: at the largest pinned cap (2000
 # tokens) fewer lines than this fit; and no line is shorter than LINE_TOKENS_MIN.
 PINNED_TRIED = 256
@@ -68,6 +73,7 @@ class RecallResult:
     note: str | None = None  # why recall fell back or gave nothing (names no content)
     lines: tuple[BlockLine, ...] = ()  # the block's lines, a memory each (the first may be cut)
     pinned: int = 0  # how many of `memories` are pinned ones
+    rewritten: bool = False  # the model's rewrite of the draft found memories fused into the ranking
 
 
 def draft_query(draft: str) -> str:
@@ -77,9 +83,11 @@ def draft_query(draft: str) -> str:
 
 
 def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings = DEFAULT,
-           exclude: frozenset[str] = frozenset(), key: str | None = None) -> RecallResult:
+           exclude: frozenset[str] = frozenset(), key: str | None = None, rewrite: bool = False) -> RecallResult:
     """Memories for `query` (those in `exclude` never: a send's pinned ones are there
-    already); `key`: the tab's, whose draft may have been embedded while the user typed."""
+    already); `key`: the tab's, whose draft may have been embedded while the user typed and,
+    with `rewrite` (the user's switch), rewritten by the configured model: used only if ready
+    now, never waited for."""
     query = draft_query(query)
     if not query.strip() or not service.ready():
         return RecallResult()
@@ -92,6 +100,7 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
         floor = hits[0].score * settings.relative
         hits = [h for h in hits if h.score >= floor]
     ranked = [h.memory for h in hits]
+    found: list[Memory] = []  # the draft's meaning hits
     method, note = "fts", None
     if query_vector is not None:
         vector, note = query_vector()
@@ -102,15 +111,15 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
                 current = [m.id for m in ranked if meanings.vectors.is_current(m)]
                 cosines = meanings.vectors.cosines(current, vector)
                 ranked = [m for m in ranked if cosines.get(m.id, 1.0) >= confirm]
-            near = meanings.vectors.search(vector, settings.depth, cosine_floor(meanings.embedder, vector, settings))
-            with service.index.lock:  # another thread may be changing the index
-                found = [service.index.memories.get(i) for i, _ in near]
-            found = [m for m in found if m is not None and meanings.vectors.is_current(m)]
-            scores = {h.memory.id: h.score for h in hits}
-            ranked = fuse_hybrid(ranked, found, [scores[m.id] for m in ranked])
+            found = _near(service, vector, settings)
             method = "hybrid"
         elif meanings.reason and note is None:
             note = f"semantic search unavailable, used full text: {meanings.reason}"
+    kinds = _rewrite_hits(service, query, key, settings) if rewrite and key is not None else []
+    if method == "hybrid" or kinds:
+        scores = {h.memory.id: h.score for h in hits}
+        ranked = fuse_hybrid(ranked, found, [scores[m.id] for m in ranked],
+                             extra=((kinds, REWRITE_WEIGHT),) if kinds else ())
     chosen: list[Memory] = []
     for memory in (m for m in ranked if m.id not in exclude):
         if len(chosen) >= min(limit, settings.max_results):
@@ -120,7 +129,31 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     lines = fit_lines(chosen, tokens, settings.token_cap)
     block = format_block(lines)
     return RecallResult(tuple(chosen[:len(lines)]), block, tokens.count(block) if block else 0, method, note,
-                        tuple(lines))
+                        tuple(lines), rewritten=bool(kinds))
+
+
+def _near(service, vector, settings: RecallSettings) -> list[Memory]:
+    """The memories whose current vectors are within the floor `vector` gets (the gate decides
+    for the bundled model), best first."""
+    meanings = service.meanings
+    near = meanings.vectors.search(vector, settings.depth, cosine_floor(meanings.embedder, vector, settings))
+    with service.index.lock:  # another thread may be changing the index
+        found = [service.index.memories.get(i) for i, _ in near]
+    return [m for m in found if m is not None and meanings.vectors.is_current(m)]
+
+
+def _rewrite_hits(service, query: str, key: str, settings: RecallSettings) -> list[Memory]:
+    """The memories found with the tab's rewrite of this draft (its phrases' vector, searched
+    as a draft's is), if the rewrite is ready now for this text or a small edit of it; else
+    none, at once: nothing waits for the model."""
+    meanings = service.meanings
+    embedder = meanings.embedder if meanings is not None else None
+    if embedder is None:
+        return []
+    ready = meanings.rewrites.lookup(key, query, embedder.model_id).vector
+    if ready is None or ready.vector is None:
+        return []
+    return _near(service, ready.vector, settings)
 
 
 def cosine_floor(embedder, vector, settings: RecallSettings) -> float:
@@ -140,13 +173,14 @@ def confirm_floor(embedder, vector) -> float | None:
 
 
 def fuse_hybrid(full_text: list, meanings: list, scores: list[float] | None = None,
-                strong: float | None = STRONG_WORDS) -> list:
+                strong: float | None = STRONG_WORDS, extra: Sequence[tuple[list, float]] = ()) -> list:
     """Reciprocal-rank fusion of a full-text ranking and a meaning ranking of memories (or
-    ids): best first. `scores`: the full-text hits' scores, in their order; a hit scoring at
-    least `strong` ends no lower than its full-text rank (a better fused rank it keeps)."""
+    ids), and of any `extra` (ranking, weight): best first. `scores`: the full-text hits'
+    scores, in their order; a hit scoring at least `strong` ends no lower than its full-text
+    rank (a better fused rank it keeps)."""
     fused: dict = {}
     by_key: dict = {}
-    for ranking, weight in ((full_text, 1.0), (meanings, MEANING_WEIGHT)):
+    for ranking, weight in ((full_text, 1.0), (meanings, MEANING_WEIGHT), *extra):
         for rank, item in enumerate(ranking):
             key = getattr(item, "id", item)
             fused[key] = fused.get(key, 0.0) + weight / (RRF_K + rank + 1)
@@ -200,16 +234,18 @@ def fit_pinned(pinned: list[Memory], tokens, cap: int) -> list[Memory]:
 
 
 def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None = None,
-                  key: str | None = None) -> RecallResult:
+                  key: str | None = None, rewrite: bool = False) -> RecallResult:
     """What goes with a send (and its preview): the pinned memories within their own cap,
     first, then those recalled for the draft within recall's cap, none twice; all of it
-    within `room` tokens, dropping the recalled ones first."""
+    within `room` tokens, dropping the recalled ones first. `rewrite`: the user's switch for
+    the model's rewrite of the draft (used only if ready)."""
     pinned = fit_pinned(service.pinned(PINNED_TRIED), tokens, pinned_cap) if pinned_cap > 0 else []
-    found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned), key=key)
+    found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned), key=key, rewrite=rewrite)
     pinned_lines = [block_line(m) for m in pinned]
     for lines, recalled in (([*pinned_lines, *found.lines], found.memories), (pinned_lines, ())):
         block = format_block(lines)
         cost = tokens.count(block) if block else 0
         if room is None or cost <= room:
-            return RecallResult((*pinned, *recalled), block, cost, found.method, found.note, tuple(lines), len(pinned))
+            return RecallResult((*pinned, *recalled), block, cost, found.method, found.note, tuple(lines), len(pinned),
+                                found.rewritten and bool(recalled))
     return RecallResult(method=found.method, note=found.note)
