@@ -87,7 +87,8 @@ def test_a_ready_rewrite_finds_the_fact_the_offline_path_misses(host, fake_opena
     assert switch(host, True)["rewrite_drafts"] is True
     assert typed(host, DRAFT)["rewrite"] in ("queued", "ready")
     held = rewritten(host, DRAFT)
-    assert held.phrases == tuple(KINDS["kinds"]) and held.vector is not None
+    fact_id = next(m.id for m in host.app.memory.list() if m.text == FACT)
+    assert held.phrases == tuple(KINDS["kinds"]) and fact_id in held.found
     assert typed(host, DRAFT)["rewrite"] == "ready"
     sent = send(host, DRAFT)
     assert FACT in sent["text"]
@@ -161,7 +162,7 @@ def test_a_bad_answer_leaves_the_offline_path(host, fake_openai, step):
     wait_for(lambda: rewrite_requests(fake_openai), timeout=30, what="the rewrite request")
     wait_for(lambda: rewrites_of(host)._running is None, timeout=30, what="the rewrite to end")
     held = rewrites_of(host).lookup(GPT, DRAFT, host.app.memory.meanings.embedder.model_id).vector
-    assert held is None or held.vector is None  # nothing, or "no kinds": nothing to search with
+    assert held is None or not held.found  # nothing, or "no kinds": nothing found with it
     assert len(rewrite_requests(fake_openai)) == 1  # one try, no retries
     assert FACT not in send(host, DRAFT)["text"]
 

@@ -338,7 +338,7 @@ class MemoryService:
         if embedder is None or not ready or not len(meanings.vectors):
             return "off", "off"
         state = meanings.drafts.offer(key, text, embedder.model_id)
-        if self.draft_model() is None:  # a rewrite held from before is not used at the send either
+        if self.draft_model() is None:
             return state, "off"
         return state, meanings.rewrites.offer(key, text, embedder.model_id)
 
@@ -354,6 +354,11 @@ class MemoryService:
             return self.rewrite_model()
         except WhiteboardError:
             return None
+
+    def rewrite_search(self, vector) -> tuple[str, ...]:
+        """The memories a draft's rewrite finds (its phrases' vector), searched as a draft's
+        vector is, on the rewrites' thread when the rewrite arrives: ids, best first."""
+        return recalling.near_ids(self, vector)
 
     def forget_draft(self, key: str | None = None) -> None:
         """Drop the vector and the rewrite of the tab's draft (every tab's when `key` is None):

@@ -2,7 +2,8 @@
 (issue 29 item 5), while the user types, never on the send path: "What should I order at the
 sushi place tonight?" -> "diet", "allergies", "pregnancy", "food preferences". Recall searches
 with those phrases by meaning as one more ranked list (recall.py) when the rewrite of the tab's
-draft is ready at Enter; when it is not, recall is the offline path, unchanged.
+draft is ready at Enter (searched when the rewrite arrives: a send only looks up what was
+found); when it is not, recall is the offline path, unchanged.
 
 Only with the user's own switch on (`rewrite_drafts`, memory.settings; off by default), an
 endpoint configured and long-term memory on for the site: the draft, privacy-filtered and cut
@@ -19,8 +20,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Callable
-
-import numpy as np
 
 from ...llm.endpoint import Timeouts
 
@@ -47,10 +46,11 @@ class RewriteOff(Exception):
 
 @dataclass(frozen=True)
 class Rewrite:
-    """The model's phrases for one draft, and their vector as recall compares it (None when
-    there are no phrases: the model found the draft needs no personal fact)."""
+    """The model's phrases for one draft, and the memories their vector found when the rewrite
+    arrived (ids, best first; searched then, on the rewrites' thread, so that a send only looks
+    them up). No phrases: the model found the draft needs no personal fact."""
     phrases: tuple[str, ...]
-    vector: np.ndarray | None = None
+    found: tuple[str, ...] = ()
 
 
 def rewrite_messages(draft: str) -> list[dict]:

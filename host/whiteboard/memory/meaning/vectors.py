@@ -568,7 +568,8 @@ class MeaningIndexer:
 
     def _rewrite_draft(self, text: str) -> tuple[str, Rewrite]:
         """A draft rewritten by the configured model, on the rewrites' own thread (drafts.py):
-        its phrases and their vector. Raises when the switch, the endpoint or the model is gone
+        its phrases and the memories their vector finds, searched now rather than at the send.
+        Raises when the switch, the endpoint or the model is gone
         meanwhile, or the model fails: nothing is kept, and recall stays offline."""
         embedder = self.embedder
         complete = self.service.draft_model()
@@ -578,7 +579,7 @@ class MeaningIndexer:
         if not phrases:
             return embedder.model_id, Rewrite(())
         vector = ranking_space(embedder, embedder.embed_queries([rewrite.query_text(phrases)]))[0]
-        return embedder.model_id, Rewrite(phrases, vector)
+        return embedder.model_id, Rewrite(phrases, self.service.rewrite_search(vector))
 
     def _embed_query(self, embedder, text: str) -> np.ndarray:
         started = time.monotonic()

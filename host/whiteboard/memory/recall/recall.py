@@ -9,7 +9,9 @@ word such as "Berlin" in "When did the Berlin Wall fall?" is not enough); then
 near-duplicate removal, at most 5, and a token cap on the block. No floor depends on the
 other memories or their number: a request unrelated to every memory injects nothing in
 any vault. Memories not yet embedded, a draft not embedded within its deadline, or no
-model at all: full text alone (`method` says which, `note` why).
+model at all: full text alone (`method` says which, `note` why). With the user's switch on,
+the configured model's rewrite of the tab's draft into kinds of fact (meaning/rewrite.py), if
+ready at the send, adds one more ranked list: what its phrases' vector found when it arrived.
 
 A send's memories (`send_memories`: the pinned ones, then those recalled) are asked for
 through the service (MemoryService.for_send), which holds the vault for them; the chat
@@ -115,7 +117,7 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
             method = "hybrid"
         elif meanings.reason and note is None:
             note = f"semantic search unavailable, used full text: {meanings.reason}"
-    kinds = _rewrite_hits(service, query, key, settings) if rewrite and key is not None else []
+    kinds = _rewrite_hits(service, query, key) if rewrite and key is not None else []
     if method == "hybrid" or kinds:
         scores = {h.memory.id: h.score for h in hits}
         ranked = fuse_hybrid(ranked, found, [scores[m.id] for m in ranked],
@@ -142,18 +144,26 @@ def _near(service, vector, settings: RecallSettings) -> list[Memory]:
     return [m for m in found if m is not None and meanings.vectors.is_current(m)]
 
 
-def _rewrite_hits(service, query: str, key: str, settings: RecallSettings) -> list[Memory]:
-    """The memories found with the tab's rewrite of this draft (its phrases' vector, searched
-    as a draft's is), if the rewrite is ready now for this text or a small edit of it; else
-    none, at once: nothing waits for the model."""
+def near_ids(service, vector, settings: RecallSettings = DEFAULT) -> tuple[str, ...]:
+    """What `_near` finds, as ids: a draft's rewrite searches with its phrases' vector when it
+    arrives, off the send path (meaning/rewrite.py)."""
+    return tuple(m.id for m in _near(service, vector, settings))
+
+
+def _rewrite_hits(service, query: str, key: str) -> list[Memory]:
+    """The memories the tab's rewrite of this draft found, if it is ready now for this text
+    or a small edit of it (a look-up: it searched when it arrived); else none, at once:
+    nothing waits for the model. One deleted or edited since is left out."""
     meanings = service.meanings
     embedder = meanings.embedder if meanings is not None else None
     if embedder is None:
         return []
     ready = meanings.rewrites.lookup(key, query, embedder.model_id).vector
-    if ready is None or ready.vector is None:
+    if ready is None or not ready.found:
         return []
-    return _near(service, ready.vector, settings)
+    with service.index.lock:  # another thread may be changing the index
+        found = [service.index.memories.get(i) for i in ready.found]
+    return [m for m in found if m is not None and meanings.vectors.is_current(m)]
 
 
 def cosine_floor(embedder, vector, settings: RecallSettings) -> float:
