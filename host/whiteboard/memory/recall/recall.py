@@ -75,7 +75,6 @@ class RecallResult:
     note: str | None = None  # why recall fell back or gave nothing (names no content)
     lines: tuple[BlockLine, ...] = ()  # the block's lines, a memory each (the first may be cut)
     pinned: int = 0  # how many of `memories` are pinned ones
-    rewritten: bool = False  # the model's rewrite of the draft found memories fused into the ranking
 
 
 def draft_query(draft: str) -> str:
@@ -131,7 +130,7 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     lines = fit_lines(chosen, tokens, settings.token_cap)
     block = format_block(lines)
     return RecallResult(tuple(chosen[:len(lines)]), block, tokens.count(block) if block else 0, method, note,
-                        tuple(lines), rewritten=bool(kinds))
+                        tuple(lines))
 
 
 def _near(service, vector, settings: RecallSettings) -> list[Memory]:
@@ -256,6 +255,5 @@ def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None
         block = format_block(lines)
         cost = tokens.count(block) if block else 0
         if room is None or cost <= room:
-            return RecallResult((*pinned, *recalled), block, cost, found.method, found.note, tuple(lines), len(pinned),
-                                found.rewritten and bool(recalled))
+            return RecallResult((*pinned, *recalled), block, cost, found.method, found.note, tuple(lines), len(pinned))
     return RecallResult(method=found.method, note=found.note)
