@@ -1,5 +1,6 @@
 // Options → Long-term memory (<section id="long-term-memory">): the token cap of pinned
-// memories and the confidence under which extracted facts wait as suggestions
+// memories, the confidence under which extracted facts wait as suggestions and whether drafts
+// go to the model endpoint as the user types to find which memories they need (off by default)
 // (memory.settings on the host, shared by every browser), and a link to the memory manager.
 // Which sites have it on is the Chat sites table's column (sites-table.js). Saved as they
 // change; a value out of range is refused under its field and nothing is saved.
@@ -28,10 +29,22 @@ const suggest = numberField("suggest-below", "Keep extracted facts from this con
   "Facts Whiteboard is less sure about wait in Manage memories as suggestions, unused until you accept them; " +
   "100 makes every fact wait for you.", 50, 100, 5);
 
+// The user's own opt-in for sending drafts to their model endpoint (rewrite_drafts), apart
+// from configuring the model: it says plainly what leaves the computer, and when.
+const rewrite = element("input", { type: "checkbox", id: "rewrite-drafts", disabled: true });
+rewrite.setAttribute("aria-describedby", "rewrite-drafts-hint");
+const rewriteField = element("div", { className: "field check" }, rewrite,
+  element("label", { htmlFor: "rewrite-drafts", textContent: "Let my model find which memories a draft needs" }),
+  element("p", { id: "rewrite-drafts-hint", className: "hint", textContent:
+    "While you type on a site with memory on, your draft is sent to your model endpoint to find which memories " +
+    "it may need (such as diet or allergies for a restaurant question). Secrets and <private> text are removed " +
+    "first, and only the draft's first 300 characters go. Needs a model (Model, below) and Prepare recall while " +
+    "I type. Off: drafts never go to the model, and memories are found on this computer alone." }));
+
 fillSection(section, "Long-term memory",
   "Turn it on per site in the Chat sites table. Where it is on, lasting facts you state (preferences, skills, " +
   "goals, background) are kept encrypted on this computer and added to later messages, shown above the composer first.",
-  pinned.node, suggest.node,
+  pinned.node, suggest.node, rewriteField,
   element("p", {}, element("a", { id: "memory-options-manage", href: MANAGER_URL, target: "_blank",
                                   textContent: "Manage memories" })),
   status.node);
@@ -46,7 +59,8 @@ async function memorySettings(change = {}, said = null) {
   }
   pinned.input.value = reply.pinned_tokens;
   suggest.input.value = Math.round(reply.suggest_below * 100);
-  pinned.input.disabled = suggest.input.disabled = false;
+  rewrite.checked = reply.rewrite_drafts;
+  pinned.input.disabled = suggest.input.disabled = rewrite.disabled = false;
   if (said) status.saved(said(reply));
 }
 
@@ -66,4 +80,7 @@ onValid(pinned, "a whole number", (value) => memorySettings({ pinned_tokens: val
   (r) => `Saved: pinned memories get up to ${r.pinned_tokens} tokens per message.`));
 onValid(suggest, "a whole percentage", (value) => memorySettings({ suggest_below: value / 100 },
   (r) => `Saved: extracted facts under ${Math.round(r.suggest_below * 100)}% confidence wait as suggestions.`));
+rewrite.addEventListener("change", () => memorySettings({ rewrite_drafts: rewrite.checked },
+  (r) => (r.rewrite_drafts ? "Saved: your drafts go to your model endpoint while you type, to find their memories."
+    : "Saved: drafts no longer go to your model endpoint.")));
 memorySettings();

@@ -62,7 +62,8 @@ def test_pin_over_the_wire_and_the_send_carries_pinned_first(host):
 
 
 def test_the_pinned_cap_is_a_shared_setting(host):
-    assert ok(host.request("memory.settings")) == {"id": 1, "ok": True, "pinned_tokens": 120, "suggest_below": 0.7}
+    assert ok(host.request("memory.settings")) == {"id": 1, "ok": True, "pinned_tokens": 120, "suggest_below": 0.7,
+                                                   "rewrite_drafts": False}
     short = add(host, SHORT)
     ok(host.request("memory.update", memory_id=short, pinned=True))
     ok(host.request("site.settings", site="chatgpt.com", long_term=True))

@@ -162,3 +162,25 @@ def test_the_sites_table_works_from_the_keyboard_with_a_visible_focus(browser):
     options.keyboard.press("Space")
     wait_for(lambda: settings(browser)["sites"]["chatgpt"] is True, what="ChatGPT back on")
     options.close()
+
+
+def test_the_switch_that_sends_drafts_to_the_model_is_off_until_ticked_and_says_what_leaves(browser):
+    """rewrite_drafts (memory.settings): its own opt-in, apart from configuring a model, off by
+    default; its wording names what leaves the computer and where it goes."""
+    assert browser.request({"type": "memory.settings"})["rewrite_drafts"] is False
+    options = open_options(browser)
+    switch = options.locator("#rewrite-drafts")
+    wait_for(lambda: switch.is_enabled(), what="the memory settings")
+    assert not switch.is_checked()
+    hint = options.locator("#rewrite-drafts-hint").inner_text()
+    assert "your draft is sent to your model endpoint" in hint and "Secrets and <private> text are removed" in hint
+    try:
+        switch.check()
+        wait_for(lambda: browser.request({"type": "memory.settings"})["rewrite_drafts"] is True, what="switched on")
+        assert "go to your model endpoint" in options.locator("#memory-options-status").inner_text()
+        switch.uncheck()
+        wait_for(lambda: browser.request({"type": "memory.settings"})["rewrite_drafts"] is False, what="switched off")
+        assert "no longer go" in options.locator("#memory-options-status").inner_text()
+    finally:
+        browser.request({"type": "memory.settings", "rewrite_drafts": False})
+        options.close()

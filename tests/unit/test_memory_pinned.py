@@ -156,7 +156,8 @@ def test_an_old_vault_gains_the_pin_column(tmp_path):
 def test_pinned_cap_setting_is_checked_and_kept(service):
     assert service.settings.load().pinned_tokens == PINNED_TOKENS == 120
     assert service.settings.update(pinned_tokens=40).pinned_tokens == 40
-    assert json.loads(service.settings.path.read_text()) == {"pinned_tokens": 40, "suggest_below": 0.7}
+    assert json.loads(service.settings.path.read_text()) == {"pinned_tokens": 40, "suggest_below": 0.7,
+                                                             "rewrite_drafts": False}
     for bad in (-1, 2001, True, 1.5):
         with pytest.raises(BadRequest, match="pinned_tokens"):
             service.settings.update(pinned_tokens=bad)

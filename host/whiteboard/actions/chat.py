@@ -254,7 +254,8 @@ def preview(req: chat.ChatPreview, ctx) -> chat.ChatPreviewReply:
 @action(chat.ChatDraft, blocking=True)
 def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
     """The tab's draft as typing pauses: embedded on the drafts' own thread (memory/meaning/drafts.py,
-    capped per tab, in all and in CPU), its vector kept in RAM for this tab's next send.
+    capped per tab, in all and in CPU), its vector kept in RAM for this tab's next send; and,
+    where the user turned it on, rewritten by the configured model on its own such thread.
     Records nothing: no session message, no log line, nothing on disk. A vault busy with an
     import, a wipe or its opening answers "busy" within MEMORY_WAIT (100 ms) rather than hold a
     worker for it."""
@@ -262,5 +263,5 @@ def draft(req: chat.ChatDraft, ctx) -> chat.ChatDraftReply:
     if memory_state(app, req.key) is not True:
         app.forget_draft(req.key)
         return chat.ChatDraftReply(state="off", memory_on=False)
-    state = app.memory.offer_draft(req.key, req.draft)
-    return chat.ChatDraftReply(state=state, memory_on=True)
+    state, rewrite = app.memory.offer_draft(req.key, req.draft)
+    return chat.ChatDraftReply(state=state, memory_on=True, rewrite=rewrite)

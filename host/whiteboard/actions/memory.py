@@ -168,7 +168,11 @@ def memory_wipe(req: msg.MemoryWipe, ctx) -> msg.MemoryWipeReply:
 
 @action(msg.MemorySettingsRequest, blocking=True)
 def memory_settings(req: msg.MemorySettingsRequest, ctx) -> msg.MemorySettingsReply:
-    settings = ctx.app.memory.settings.update(pinned_tokens=req.pinned_tokens, suggest_below=req.suggest_below)
+    service = ctx.app.memory
+    settings = service.settings.update(pinned_tokens=req.pinned_tokens, suggest_below=req.suggest_below,
+                                       rewrite_drafts=req.rewrite_drafts)
+    if not settings.rewrite_drafts:
+        service.forget_rewrites()  # turned off: what the model gave goes from RAM at once
     return msg.MemorySettingsReply(**asdict(settings))
 
 

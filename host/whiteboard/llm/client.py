@@ -91,8 +91,9 @@ class _Watchdog:
 
 class ChatClient:
     def __init__(self, endpoint: Endpoint, timeouts: Timeouts = Timeouts(), retries: int = 2,
-                 backoff: float = 0.5, max_backoff: float = 8.0):
+                 backoff: float = 0.5, max_backoff: float = 8.0, max_reply_bytes: int = MAX_REPLY_BYTES):
         self.endpoint = endpoint
+        self.max_reply_bytes = max_reply_bytes  # a caller that reads a short answer caps it lower
         self.timeouts = timeouts
         self.retries = retries
         self.backoff = backoff
@@ -188,8 +189,8 @@ class ChatClient:
         line that never ends (100 MB without a newline) before any check could run."""
         pending: list[str] = []  # the line not ended yet
         for chunk in response.iter_text():
-            if response.num_bytes_downloaded > MAX_REPLY_BYTES:
-                raise ReplyTooLarge(MAX_REPLY_BYTES)
+            if response.num_bytes_downloaded > self.max_reply_bytes:
+                raise ReplyTooLarge(self.max_reply_bytes)
             pending.append(chunk)
             if "\n" not in chunk and "\r" not in chunk:
                 continue
@@ -206,8 +207,8 @@ class ChatClient:
         body = b""
         for chunk in response.iter_bytes():
             body += chunk
-            if len(body) > MAX_REPLY_BYTES:
-                raise ReplyTooLarge(MAX_REPLY_BYTES)
+            if len(body) > self.max_reply_bytes:
+                raise ReplyTooLarge(self.max_reply_bytes)
         origin = self.endpoint.origin
         try:
             text = completion_text(body)

@@ -10,6 +10,7 @@ import threading
 from typing import Mapping
 
 from ..protocol.errors import WhiteboardError
+from .endpoint import Timeouts
 from .errors import NoModel
 from .settings import Resolved, SettingsStore, resolve
 
@@ -47,11 +48,14 @@ class ModelLayer:
         except WhiteboardError:  # broken settings count as none here; asking says what is wrong
             return False
 
-    def client(self):
-        """A ChatClient for the configured endpoint; NoModel when there is none."""
-        from .client import ChatClient
+    def client(self, timeouts: Timeouts | None = None, retries: int = 2, max_reply_bytes: int | None = None):
+        """A ChatClient for the configured endpoint (its own time limits unless `timeouts`;
+        `retries` and `max_reply_bytes` for a caller that wants a short answer fast or none);
+        NoModel when there is none."""
+        from .client import MAX_REPLY_BYTES, ChatClient
 
         settings = self.settings()
         if not settings.configured:
             raise NoModel()
-        return ChatClient(settings.endpoint(), settings.timeouts)
+        return ChatClient(settings.endpoint(), timeouts or settings.timeouts, retries=retries,
+                          max_reply_bytes=max_reply_bytes or MAX_REPLY_BYTES)

@@ -79,6 +79,10 @@ def service_for(app) -> MemoryService:
             service.extractor = ConversationExtractor(service, app.sessions,
                                                       model=model_from(getattr(app, "llm", None), app.stopping),
                                                       stop=app.stopping, learned=learned_loader(local_embedder))
+            # The model that may rewrite drafts into kinds of fact, when the user turns it on.
+            from .meaning.rewrite import model_from as rewrite_model_from
+
+            service.rewrite_model = rewrite_model_from(getattr(app, "llm", None), app.stopping)
             app._memory_service = service
             from .sync.background import SyncPoller
 

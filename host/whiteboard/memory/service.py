@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .. import text as T
 from ..privacy import REDACTED
-from ..protocol.errors import BadRequest, NotFound
+from ..protocol.errors import BadRequest, NotFound, WhiteboardError
 from ..settings_store import default_paths
 from ..sites import SiteStore
 from .errors import MemoryBusy, MemoryChanged, MemoryDamaged, RowRejected
@@ -63,6 +63,9 @@ class MemoryService:
         self._vault: Vault | None = None
         self._data_version: int | None = None
         self.extractor = None  # conversation.ConversationExtractor, in the host process
+        # In the host process: gives the configured model's `complete(messages)` for a draft's
+        # rewrite (meaning/rewrite.py), or None when no model is configured.
+        self.rewrite_model: Callable[[], Callable[[list[dict]], str] | None] | None = None
         # Meanings (vectors) of the memories, when given a way to load an embedding model.
         self.meanings = MeaningIndexer(self, embedder) if embedder is not None else None
 
@@ -302,9 +305,10 @@ class MemoryService:
         """What a send of `draft` carries (recall.send_memories: the pinned memories within the
         stored cap, then those recalled, all within `room`); `key`, the tab whose draft may be
         embedded already. MemoryBusy when the service stays held past MEMORY_WAIT."""
-        pinned_cap = self.settings.load().pinned_tokens
+        settings = self.settings.load()
         with self.turn():
-            return recalling.send_memories(self, tokens, draft, pinned_cap, room, key)
+            return recalling.send_memories(self, tokens, draft, settings.pinned_tokens, room, key,
+                                           rewrite=settings.rewrite_drafts)
 
     def pinned_left_out(self, tokens: TokenCounter) -> tuple[int, list[Memory]]:
         """The pinned memories' token cap, and the pinned memories that do not fit it (never sent)."""
@@ -313,35 +317,63 @@ class MemoryService:
         sent = {m.id for m in recalling.fit_pinned(pinned, tokens, cap)}
         return cap, [m for m in pinned if m.id not in sent]
 
-    def offer_draft(self, key: str, draft: str) -> str:
-        """chat.draft's state for the tab's draft as typing pauses: "empty" (nothing is left
-        once blocks and secrets go; the tab's vector goes too), "busy" (the vault stayed held
-        past MEMORY_WAIT: the worker does not wait for an import or a wipe), "off" (recall
-        would not compare meanings), else what the drafts' own thread does with it
-        (meaning/drafts.py)."""
+    def offer_draft(self, key: str, draft: str) -> tuple[str, str]:
+        """chat.draft's states for the tab's draft as typing pauses, its meaning's and its
+        rewrite's: "empty" (nothing is left once blocks and secrets go; the tab's vector and
+        rewrite go too), "busy" (the vault stayed held past MEMORY_WAIT: the worker does not
+        wait for an import or a wipe), "off" (recall would not compare meanings; for the
+        rewrite also: the user's switch off or no model configured), else what the drafts' own
+        threads do with it (meaning/drafts.py)."""
         text = recalling.draft_query(draft)
         if not text.replace(REDACTED, "").strip():
             self.forget_draft(key)
-            return "empty"
+            return "empty", "empty"
         meanings = self.meanings
         embedder = meanings.embedder if meanings is not None else None
         try:
             with self.turn():
                 ready = self.ready()
         except MemoryBusy:
-            return "busy"
+            return "busy", "busy"
         if embedder is None or not ready or not len(meanings.vectors):
-            return "off"
-        return meanings.drafts.offer(key, text, embedder.model_id)
+            return "off", "off"
+        state = meanings.drafts.offer(key, text, embedder.model_id)
+        if self.draft_model() is None:
+            return state, "off"
+        return state, meanings.rewrites.offer(key, text, embedder.model_id)
+
+    def draft_model(self) -> Callable[[list[dict]], str] | None:
+        """The configured model's `complete(messages)` for rewriting drafts, or None: the
+        user's switch (`rewrite_drafts`) is off, no model is configured, or the settings
+        cannot be read."""
+        if self.rewrite_model is None:
+            return None
+        try:
+            if not self.settings.load().rewrite_drafts:
+                return None
+            return self.rewrite_model()
+        except WhiteboardError:
+            return None
+
+    def rewrite_search(self, vector) -> tuple[str, ...]:
+        """The memories a draft's rewrite finds (its phrases' vector), searched as a draft's
+        vector is, on the rewrites' thread when the rewrite arrives: ids, best first."""
+        return recalling.near_ids(self, vector)
 
     def forget_draft(self, key: str | None = None) -> None:
-        """Drop the vector of the tab's draft (every tab's when `key` is None): it was sent,
-        or the tab closed or left its site, or nothing is left of it."""
+        """Drop the vector and the rewrite of the tab's draft (every tab's when `key` is None):
+        it was sent, or the tab closed or left its site, or nothing is left of it."""
         if self.meanings is not None:
-            if key is None:
-                self.meanings.drafts.clear()
-            else:
-                self.meanings.drafts.drop(key)
+            for held in (self.meanings.drafts, self.meanings.rewrites):
+                if key is None:
+                    held.clear()
+                else:
+                    held.drop(key)
+
+    def forget_rewrites(self) -> None:
+        """The user turned the rewrite of drafts off: every tab's rewrite goes at once."""
+        if self.meanings is not None:
+            self.meanings.rewrites.clear()
 
     # ---- export and import (the document: store/transfer.py, loaded when first used) --------
 

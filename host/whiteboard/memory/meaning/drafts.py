@@ -13,6 +13,10 @@ characters (what is embedded), at most MAX_PENDING tabs waiting (more
 are refused as busy), MAX_TABS vectors kept (the least recently used dropped), and one
 thread that embeds for at most CPU_SHARE of one core (it measures its own CPU time and
 rests in proportion), so a page typing without end costs a bounded share of a core.
+
+The same class, with its own thread, holds each tab's draft rewritten by the configured model
+(rewrite.py: the value is the phrases and their vector instead of the draft's vector), under
+the same bounds and for as long.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ KEPT_CHARS = 300
 class _Vector:
     text: str
     model_id: str
-    vector: np.ndarray
+    vector: np.ndarray  # or what `embed` made instead (a rewrite.Rewrite)
     used: float  # monotonic time of the offer or lookup that last touched it
 
 
@@ -81,11 +85,13 @@ def small_edit(old: str, new: str) -> bool:
 
 class DraftVectors:
     """`embed(text) -> (model id, vector as recall compares it)` runs on this object's own
-    thread, started on the first offer."""
+    thread (named `name`), started on the first offer; it may raise: nothing is kept then."""
 
-    def __init__(self, embed: Callable[[str], tuple[str, np.ndarray]], clock: Callable[[], float] = time.monotonic):
+    def __init__(self, embed: Callable[[str], tuple[str, object]], clock: Callable[[], float] = time.monotonic,
+                 name: str = "draft-embed"):
         self._embed = embed
         self._clock = clock
+        self._name = name
         self._lock = threading.Condition()
         self._ready: OrderedDict[str, _Vector] = OrderedDict()  # key -> vector, least recently used first
         self._pending: OrderedDict[str, str] = OrderedDict()  # key -> latest draft, oldest offer first
@@ -175,7 +181,7 @@ class DraftVectors:
 
     def _start(self) -> None:
         if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._loop, name="draft-embed", daemon=True)
+            self._thread = threading.Thread(target=self._loop, name=self._name, daemon=True)
             self._thread.start()
 
     def _expire(self, now: float) -> None:

@@ -37,7 +37,9 @@ import numpy as np
 
 from ..errors import EmbedFailed, VaultUnavailable
 from ..model import Damaged
+from . import rewrite
 from .drafts import DraftVectors
+from .rewrite import Rewrite, RewriteOff
 
 log = logging.getLogger("whiteboard.memory.meaning.vectors")
 BATCH = 16  # memories per embedding call and per vault transaction
@@ -218,6 +220,8 @@ class MeaningIndexer:
         self._last_query: tuple[str, str, np.ndarray] | None = None  # (model id, draft, vector)
         self._query_seconds = 0.0  # a running average of how long a draft takes to embed
         self.drafts = DraftVectors(self._embed_draft)  # drafts embedded while the user types (chat.draft)
+        # Drafts rewritten by the configured model into kinds of fact (rewrite.py), with the user's opt-in.
+        self.rewrites = DraftVectors(self._rewrite_draft, name="draft-rewrite")
 
     # ---- the background thread ----------------------------------------------------------
 
@@ -237,6 +241,7 @@ class MeaningIndexer:
         self.damaged.clear()
         self.set_aside.clear()
         self.drafts.clear()
+        self.rewrites.clear()
         self._stored_loaded = False
         self._stopped = False
         self.wake()
@@ -245,6 +250,7 @@ class MeaningIndexer:
         """The service is closing: finish the current batch and stop (a reopen restarts)."""
         self._stopped = True
         self.drafts.clear()
+        self.rewrites.clear()
         self._wake.set()
 
     def _loop(self) -> None:
@@ -559,6 +565,21 @@ class MeaningIndexer:
         if embedder is None:
             raise EmbedFailed("no embedding model")
         return embedder.model_id, ranking_space(embedder, embedder.embed_queries([text]))[0]
+
+    def _rewrite_draft(self, text: str) -> tuple[str, Rewrite]:
+        """A draft rewritten by the configured model, on the rewrites' own thread (drafts.py):
+        its phrases and the memories their vector finds, searched now rather than at the send.
+        Raises when the switch, the endpoint or the model is gone
+        meanwhile, or the model fails: nothing is kept, and recall stays offline."""
+        embedder = self.embedder
+        complete = self.service.draft_model()
+        if embedder is None or complete is None:
+            raise RewriteOff()
+        phrases = rewrite.ask(complete, text)
+        if not phrases:
+            return embedder.model_id, Rewrite(())
+        vector = ranking_space(embedder, embedder.embed_queries([rewrite.query_text(phrases)]))[0]
+        return embedder.model_id, Rewrite(phrases, self.service.rewrite_search(vector))
 
     def _embed_query(self, embedder, text: str) -> np.ndarray:
         started = time.monotonic()

@@ -9,7 +9,9 @@ word such as "Berlin" in "When did the Berlin Wall fall?" is not enough); then
 near-duplicate removal, at most 5, and a token cap on the block. No floor depends on the
 other memories or their number: a request unrelated to every memory injects nothing in
 any vault. Memories not yet embedded, a draft not embedded within its deadline, or no
-model at all: full text alone (`method` says which, `note` why).
+model at all: full text alone (`method` says which, `note` why). With the user's switch on,
+the configured model's rewrite of the tab's draft into kinds of fact (meaning/rewrite.py), if
+ready at the send, adds one more ranked list: what its phrases' vector found when it arrived.
 
 A send's memories (`send_memories`: the pinned ones, then those recalled) are asked for
 through the service (MemoryService.for_send), which holds the vault for them; the chat
@@ -18,6 +20,7 @@ flow's calls are memory/hub.py's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -39,6 +42,10 @@ MEANING_WEIGHT = 1.5
 # it costs nothing on the training split of our own data (`python -m training.fusion`, which
 # `--check`s this value); None: plain fusion.
 STRONG_WORDS: float | None = 6.0
+# The weight of the ranking found with the configured model's rewrite of the draft into kinds of
+# fact (meaning/rewrite.py), when the user turned it on and it was ready at Enter: full text's
+# weight, not chosen on data (no real model is reachable where it was built; docs/memory.md).
+REWRITE_WEIGHT = 1.0
 # Pinned memories tried per send, however many there are: at the largest pinned cap (2000
 # tokens) fewer lines than this fit; and no line is shorter than LINE_TOKENS_MIN.
 PINNED_TRIED = 256
@@ -77,9 +84,11 @@ def draft_query(draft: str) -> str:
 
 
 def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings = DEFAULT,
-           exclude: frozenset[str] = frozenset(), key: str | None = None) -> RecallResult:
+           exclude: frozenset[str] = frozenset(), key: str | None = None, rewrite: bool = False) -> RecallResult:
     """Memories for `query` (those in `exclude` never: a send's pinned ones are there
-    already); `key`: the tab's, whose draft may have been embedded while the user typed."""
+    already); `key`: the tab's, whose draft may have been embedded while the user typed and,
+    with `rewrite` (the user's switch), rewritten by the configured model: used only if ready
+    now, never waited for."""
     query = draft_query(query)
     if not query.strip() or not service.ready():
         return RecallResult()
@@ -92,6 +101,7 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
         floor = hits[0].score * settings.relative
         hits = [h for h in hits if h.score >= floor]
     ranked = [h.memory for h in hits]
+    found: list[Memory] = []  # the draft's meaning hits
     method, note = "fts", None
     if query_vector is not None:
         vector, note = query_vector()
@@ -102,15 +112,15 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
                 current = [m.id for m in ranked if meanings.vectors.is_current(m)]
                 cosines = meanings.vectors.cosines(current, vector)
                 ranked = [m for m in ranked if cosines.get(m.id, 1.0) >= confirm]
-            near = meanings.vectors.search(vector, settings.depth, cosine_floor(meanings.embedder, vector, settings))
-            with service.index.lock:  # another thread may be changing the index
-                found = [service.index.memories.get(i) for i, _ in near]
-            found = [m for m in found if m is not None and meanings.vectors.is_current(m)]
-            scores = {h.memory.id: h.score for h in hits}
-            ranked = fuse_hybrid(ranked, found, [scores[m.id] for m in ranked])
+            found = _near(service, vector, settings)
             method = "hybrid"
         elif meanings.reason and note is None:
             note = f"semantic search unavailable, used full text: {meanings.reason}"
+    kinds = _rewrite_hits(service, query, key) if rewrite and key is not None else []
+    if method == "hybrid" or kinds:
+        scores = {h.memory.id: h.score for h in hits}
+        ranked = fuse_hybrid(ranked, found, [scores[m.id] for m in ranked],
+                             extra=((kinds, REWRITE_WEIGHT),) if kinds else ())
     chosen: list[Memory] = []
     for memory in (m for m in ranked if m.id not in exclude):
         if len(chosen) >= min(limit, settings.max_results):
@@ -121,6 +131,38 @@ def recall(service, tokens, query: str, limit: int = 5, settings: RecallSettings
     block = format_block(lines)
     return RecallResult(tuple(chosen[:len(lines)]), block, tokens.count(block) if block else 0, method, note,
                         tuple(lines))
+
+
+def _near(service, vector, settings: RecallSettings) -> list[Memory]:
+    """The memories whose current vectors are within the floor `vector` gets (the gate decides
+    for the bundled model), best first."""
+    meanings = service.meanings
+    near = meanings.vectors.search(vector, settings.depth, cosine_floor(meanings.embedder, vector, settings))
+    with service.index.lock:  # another thread may be changing the index
+        found = [service.index.memories.get(i) for i, _ in near]
+    return [m for m in found if m is not None and meanings.vectors.is_current(m)]
+
+
+def near_ids(service, vector, settings: RecallSettings = DEFAULT) -> tuple[str, ...]:
+    """What `_near` finds, as ids: a draft's rewrite searches with its phrases' vector when it
+    arrives, off the send path (meaning/rewrite.py)."""
+    return tuple(m.id for m in _near(service, vector, settings))
+
+
+def _rewrite_hits(service, query: str, key: str) -> list[Memory]:
+    """The memories the tab's rewrite of this draft found, if it is ready now for this text
+    or a small edit of it (a look-up: it searched when it arrived); else none, at once:
+    nothing waits for the model. One deleted or edited since is left out."""
+    meanings = service.meanings
+    embedder = meanings.embedder if meanings is not None else None
+    if embedder is None:
+        return []
+    ready = meanings.rewrites.lookup(key, query, embedder.model_id).vector
+    if ready is None or not ready.found:
+        return []
+    with service.index.lock:  # another thread may be changing the index
+        found = [service.index.memories.get(i) for i in ready.found]
+    return [m for m in found if m is not None and meanings.vectors.is_current(m)]
 
 
 def cosine_floor(embedder, vector, settings: RecallSettings) -> float:
@@ -140,13 +182,14 @@ def confirm_floor(embedder, vector) -> float | None:
 
 
 def fuse_hybrid(full_text: list, meanings: list, scores: list[float] | None = None,
-                strong: float | None = STRONG_WORDS) -> list:
+                strong: float | None = STRONG_WORDS, extra: Sequence[tuple[list, float]] = ()) -> list:
     """Reciprocal-rank fusion of a full-text ranking and a meaning ranking of memories (or
-    ids): best first. `scores`: the full-text hits' scores, in their order; a hit scoring at
-    least `strong` ends no lower than its full-text rank (a better fused rank it keeps)."""
+    ids), and of any `extra` (ranking, weight): best first. `scores`: the full-text hits'
+    scores, in their order; a hit scoring at least `strong` ends no lower than its full-text
+    rank (a better fused rank it keeps)."""
     fused: dict = {}
     by_key: dict = {}
-    for ranking, weight in ((full_text, 1.0), (meanings, MEANING_WEIGHT)):
+    for ranking, weight in ((full_text, 1.0), (meanings, MEANING_WEIGHT), *extra):
         for rank, item in enumerate(ranking):
             key = getattr(item, "id", item)
             fused[key] = fused.get(key, 0.0) + weight / (RRF_K + rank + 1)
@@ -200,12 +243,13 @@ def fit_pinned(pinned: list[Memory], tokens, cap: int) -> list[Memory]:
 
 
 def send_memories(service, tokens, draft: str, pinned_cap: int, room: int | None = None,
-                  key: str | None = None) -> RecallResult:
+                  key: str | None = None, rewrite: bool = False) -> RecallResult:
     """What goes with a send (and its preview): the pinned memories within their own cap,
     first, then those recalled for the draft within recall's cap, none twice; all of it
-    within `room` tokens, dropping the recalled ones first."""
+    within `room` tokens, dropping the recalled ones first. `rewrite`: the user's switch for
+    the model's rewrite of the draft (used only if ready)."""
     pinned = fit_pinned(service.pinned(PINNED_TRIED), tokens, pinned_cap) if pinned_cap > 0 else []
-    found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned), key=key)
+    found = recall(service, tokens, draft, exclude=frozenset(m.id for m in pinned), key=key, rewrite=rewrite)
     pinned_lines = [block_line(m) for m in pinned]
     for lines, recalled in (([*pinned_lines, *found.lines], found.memories), (pinned_lines, ())):
         block = format_block(lines)

@@ -143,3 +143,6 @@ class ChatDraftReply(Reply):
     # with; "empty": nothing left once the privacy filter ran (nothing kept).
     state: DraftState
     memory_on: bool
+    # The same states for the draft's rewrite by the configured model (memory.settings'
+    # `rewrite_drafts`): "off" also when that switch is off or no model is configured.
+    rewrite: DraftState = "off"

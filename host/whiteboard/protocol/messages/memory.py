@@ -277,11 +277,13 @@ class MemorySettingsRequest(Request):
     type: Literal["memory.settings"]
     pinned_tokens: PinnedTokens | None = None
     suggest_below: SuggestBelow | None = None
+    rewrite_drafts: bool | None = None
 
 
 class MemorySettingsReply(Reply):
     pinned_tokens: int  # the token cap of the pinned memories in one send (0: none sent)
     suggest_below: float  # extracted facts under this confidence wait as suggestions
+    rewrite_drafts: bool  # drafts go to the configured model as the user types, to be rewritten (off by default)
 
 
 class MemoryDesktopRequest(Request):
