@@ -18,6 +18,7 @@ EDITORS = Path(__file__).resolve().parent / "editors" / "node_modules"
 ORIGIN = "https://editors.test"
 TEXT = ("Explain this\n\n---\n[Whiteboard selection · 1 passage]\n"
         "> <b>bold</b> & <img src=x onerror=\"window.__pwned=1\">\n> second line\n---")
+CODE = "Why does this fail?\n\n---\n[Whiteboard selection · 1 passage]\n> def f(a,  b):\n>     return a  <  b  # &amp; &lt;b&gt; stay as typed\n---"
 LONG = TEXT + "\n" + "\n".join(f"> line {i} of a long passage, an attachment if it were pasted" for i in range(300))
 
 
@@ -113,7 +114,7 @@ def replace(page, editor: str, text: str) -> bool:
 
 
 @pytest.mark.parametrize("editor", ["quill", "lexical", "prosemirror", "textarea"])
-@pytest.mark.parametrize("text", [TEXT, LONG], ids=["block", "long"])
+@pytest.mark.parametrize("text", [TEXT, LONG, CODE], ids=["block", "long", "spaces"])
 def test_the_draft_is_replaced_in_the_editors_own_model_as_typed_text(editors, editor, text):
     editors.evaluate("(e) => editorOf[e].focus()", editor)
     editors.keyboard.type("typed draft")  # what the user typed, to be replaced

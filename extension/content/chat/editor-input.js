@@ -1,10 +1,11 @@
 // Reading and replacing a composer's text through the editor's own input path
 // (design §8), so the editor's model (ProseMirror/tiptap, Quill, Lexical, a React textarea)
-// holds what the page shows, and text is only ever inserted as text, never as markup or a
-// paste (Perplexity turns long pasted text into an attachment). Each step is first offered
-// to the editor as a `beforeinput` event: an editor that handles those itself (Lexical)
-// cancels it and updates its own state; otherwise execCommand does the step, which behaves
-// like typing (ProseMirror, Quill and textareas take it in from the DOM change it makes).
+// holds what the page shows, and text is only ever inserted as text, never as a memory's
+// markup or a paste (Perplexity turns long pasted text into an attachment). Each step is
+// first offered to the editor as a `beforeinput` event: an editor that handles those itself
+// (Lexical) cancels it and updates its own state; otherwise execCommand does the step, which
+// behaves like typing (ProseMirror and textareas take it in from the DOM change it makes), or,
+// on Quill, the lines go in as one DOM change its observer reads (writeQuillLines).
 // tests/e2e/test_editor_input.py runs this against the real editor libraries.
 (() => {
   const W = (globalThis.Whiteboard ??= {});
@@ -15,6 +16,11 @@
   // Quill keeps one block per line and drops a <br> inside a line, so its line breaks are
   // new paragraphs; everywhere else a line break keeps the block's lines in one paragraph.
   const isQuill = (el) => el.classList.contains("ql-editor");
+  const isLexical = (el) => el.dataset.lexicalEditor === "true";
+  // The text's lines joined by <br>, every character that could open markup or an entity
+  // escaped: the only HTML here is the line breaks, whatever a memory's text holds.
+  const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  const asLineBreaks = (text) => text.split("\n").map((line) => line.replace(/[&<>"']/g, (c) => ESCAPES[c])).join("<br>");
 
   // The composer's text. Quill's is its lines' text (each child a line, a list's items
   // too; a bare text node, before Quill wraps it, a line of its own), read without
@@ -86,9 +92,13 @@
   }
 
   // Replaces everything in the editor with `text`; resolves true when the editor then
-  // shows it. In a rich editor each line goes in as typed text with a line break between
-  // (what Shift+Enter does): a newline inside one insertText would open a new paragraph,
-  // and paragraphs read back with blank lines between them.
+  // shows it. In a rich editor the lines stay in one paragraph with line breaks between
+  // (what Shift+Enter makes): a newline inside insertText would open a new paragraph, and
+  // paragraphs read back with blank lines between them. ProseMirror and tiptap take the
+  // whole text in one insertHTML step of escaped lines and <br>s: a step per line and per
+  // break laid the page out and ran the site's input handlers each time (1-2 ms a line on
+  // the saved pages, the larger part of a send with memories). Lexical gets a beforeinput
+  // event per line and per break, which it handles itself.
   async function replaceText(editor, text) {
     editor.focus();
     selectAll(editor);
@@ -100,11 +110,15 @@
       if (offer(editor, "insertReplacementText", text)) writeQuillLines(editor, text);
       return same(readText(editor), text); // Quill took the lines in within that microtask
     }
-    step(editor, "deleteContentBackward", "delete");
-    text.split("\n").forEach((line, i) => {
-      if (i > 0) step(editor, "insertLineBreak", "insertLineBreak");
-      if (line) step(editor, "insertText", "insertText", line);
-    });
+    if (!isLexical(editor)) {
+      if (offer(editor, "insertText", text)) document.execCommand("insertHTML", false, asLineBreaks(text));
+    } else {
+      step(editor, "deleteContentBackward", "delete");
+      text.split("\n").forEach((line, i) => {
+        if (i > 0) step(editor, "insertLineBreak", "insertLineBreak");
+        if (line) step(editor, "insertText", "insertText", line);
+      });
+    }
     if (same(readText(editor), text)) return true;
     await nextTask();
     return same(readText(editor), text);
