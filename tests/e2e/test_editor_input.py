@@ -18,7 +18,8 @@ EDITORS = Path(__file__).resolve().parent / "editors" / "node_modules"
 ORIGIN = "https://editors.test"
 TEXT = ("Explain this\n\n---\n[Whiteboard selection · 1 passage]\n"
         "> <b>bold</b> & <img src=x onerror=\"window.__pwned=1\">\n> second line\n---")
-CODE = "Why does this fail?\n\n---\n[Whiteboard selection · 1 passage]\n> def f(a,  b):\n>     return a  <  b  # &amp; &lt;b&gt; stay as typed\n---"
+CODE = ("Why does this fail?\n\n---\n[Whiteboard selection · 1 passage]\n> def f(a,  b):\n"
+        ">     return a  <  b  # &amp; &lt;b&gt; stay as typed\n---")
 LONG = TEXT + "\n" + "\n".join(f"> line {i} of a long passage, an attachment if it were pasted" for i in range(300))
 
 
