@@ -20,6 +20,7 @@ from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()
+STRONG = 6.0  # the rule's strong-words score (training/fusion.py); recall ships plain fusion
 
 
 @pytest.fixture
@@ -186,36 +187,38 @@ def test_plain_fusion_lets_the_meanings_best_pass_full_texts_best():
     # Meaning weight 1.5 > 1: the meanings' first two outscore full text's first.
     assert fuse_hybrid(["w1", "w2"], ["m1", "m2"]) == ["m1", "m2", "w1", "w2"]
     assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0], strong=None) == ["m1", "m2", "w1", "w2"]
-    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0]) == ["w1", "w2", "m1", "m2"]
+    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0]) == ["m1", "m2", "w1", "w2"]  # ships plain
+    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0], strong=STRONG) == ["w1", "w2", "m1", "m2"]
 
 
 def test_a_strong_full_text_hit_keeps_its_rank_and_a_weak_one_does_not():
     meanings = ["m1", "m2", "m3", "m4"]
-    strong = fuse_hybrid(["w1", "w2"], meanings, [STRONG_WORDS, STRONG_WORDS - 0.1])
+    strong = fuse_hybrid(["w1", "w2"], meanings, [STRONG, STRONG - 0.1], strong=STRONG)
     assert strong[0] == "w1" and strong.index("w2") > 1
-    weak = fuse_hybrid(["w1", "w2"], meanings, [STRONG_WORDS - 0.1, STRONG_WORDS - 0.1])
+    weak = fuse_hybrid(["w1", "w2"], meanings, [STRONG - 0.1, STRONG - 0.1], strong=STRONG)
     assert weak == fuse_hybrid(["w1", "w2"], meanings)
 
 
 def test_a_strong_hit_the_meanings_rank_higher_keeps_the_higher_place():
     # "b" is third in full text but first in meanings: fused, it leads; being strong never
     # moves it down to its full-text rank.
-    weak = STRONG_WORDS - 1
-    assert fuse_hybrid(["w1", "w2", "b"], ["b", "m2"], [weak, weak, STRONG_WORDS])[0] == "b"
+    weak = STRONG - 1
+    assert fuse_hybrid(["w1", "w2", "b"], ["b", "m2"], [weak, weak, STRONG], strong=STRONG)[0] == "b"
 
 
 @given(st.lists(st.integers(0, 30), unique=True, max_size=12), st.lists(st.integers(0, 30), unique=True, max_size=12),
        st.lists(st.floats(0, 12), min_size=12, max_size=12))
 def test_fusion_returns_every_memory_once_and_no_strong_hit_below_its_full_text_rank(words, near, scores):
-    fused = fuse_hybrid(words, near, scores[:len(words)])
+    fused = fuse_hybrid(words, near, scores[:len(words)], strong=STRONG)
     assert sorted(fused) == sorted(set(words) | set(near))
     for rank, (item, score) in enumerate(zip(words, scores)):
-        if score >= STRONG_WORDS:
+        if score >= STRONG:
             assert fused.index(item) <= rank
 
 
-def test_recall_keeps_a_strong_full_text_hit_the_meanings_do_not_rank_first(service, monkeypatch):
-    # Full text alone finds the memory naming both rare words; recall hands its scores to the fusion.
+def test_recall_hands_full_texts_scores_to_the_fusion_which_ships_plain(service, monkeypatch):
+    # Full text alone finds the memory naming both rare words; recall hands its scores to the
+    # fusion, which ships plain (STRONG_WORDS None): the meaning hit, weighted 1.5, leads.
     seen = []
     real = recall_module.fuse_hybrid
     monkeypatch.setattr(recall_module, "fuse_hybrid", lambda *a, **k: seen.append(a) or real(*a, **k))
@@ -240,6 +243,6 @@ def test_recall_keeps_a_strong_full_text_hit_the_meanings_do_not_rank_first(serv
     both, other = put(service, "Keeps bees and sells Ligurian chestnut honey", "Prefers tea")
     monkeypatch.setattr(service, "meanings", Meanings(other))
     result = recall(service, TOKENS, "Ligurian chestnut honey prices")
-    assert result.method == "hybrid" and texts(result)[0] == both.text
+    assert STRONG_WORDS is None and result.method == "hybrid" and texts(result) == [other.text, both.text]
     (full_text, near, scores), = seen
-    assert [m.id for m in full_text] == [both.id] and scores[0] >= STRONG_WORDS and near == [other]
+    assert [m.id for m in full_text] == [both.id] and scores[0] >= STRONG and near == [other]

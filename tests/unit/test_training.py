@@ -165,6 +165,8 @@ def test_fusion_check_fails_when_recall_ships_another_strong_score(monkeypatch, 
     monkeypatch.setattr(RC, "STRONG_WORDS", 16.0)
     assert fusion.main(["--check"]) == 1
     assert "is not what the rule chooses" in capsys.readouterr().out
+    monkeypatch.setattr(RC, "STRONG_WORDS", None)  # plain fusion, the baseline, may always ship
+    assert fusion.main(["--check"]) == 0
 
 
 @pytest.mark.slow
@@ -204,11 +206,12 @@ def test_the_pair_scorer_learns_a_planted_signal_and_ignores_a_dropped_feature()
     assert np.mean([int(np.argmax(blind.scores(x))) == p for x, p in zip(test.x, test.pos)]) < 0.5
 
 
-def test_a_reordered_ranking_keeps_strong_words_at_their_rank_and_the_rest_after_k():
+def test_a_reordered_ranking_keeps_strong_words_at_their_rank_and_the_rest_after_k(monkeypatch):
     from training import scorer as SC
     from whiteboard.memory.recall import recall as RC
 
-    strong = RC.STRONG_WORDS
+    strong = 6.0  # the rule's score; recall ships plain fusion (None), where nothing is kept
+    monkeypatch.setattr(RC, "STRONG_WORDS", strong)
     # "w" scores as a strong full-text hit at rank 0: wherever a reorder put it, it ends first.
     assert SC.keep_strong(["a", "b", "w", "c"], ["w", "b"], [strong, strong - 1]) == ["w", "a", "b", "c"]
     assert SC.keep_strong(["w", "a"], ["w"], [strong]) == ["w", "a"]

@@ -36,12 +36,14 @@ from .inject import BlockLine, format_block, format_line
 # always wins (docs/memory.md, "Fusion").
 RRF_K = 5
 MEANING_WEIGHT = 1.5
-# A full-text hit scoring at least this (BM25, smoothed idf: several of the draft's words, or a
-# rare one, in the memory) keeps its full-text rank, or a better one, in the fused ranking:
-# words that strong are evidence the meanings must not push down. The lowest score for which
-# it costs nothing on the training split of our own data (`python -m training.fusion`, which
-# `--check`s this value); None: plain fusion.
-STRONG_WORDS: float | None = 6.0
+# A full-text hit scoring at least this (BM25, smoothed idf) would keep its full-text rank in
+# the fused ranking; None: plain fusion, which ships. `python -m training.fusion` finds 6 the
+# lowest score costing its training split nothing, but that split has no request sharing a
+# word with a wrong fact, and in a vault of 190 facts a common word is "strong": "Which
+# programming language should I pick for my new web app?" put "Native Hindi speaker, English
+# is second language" (8.5) above "Prefers TypeScript over JavaScript" (test_draft_meaning.py),
+# for a LoCoMo gain of 0.006 (docs/memory.md, "Fusion").
+STRONG_WORDS: float | None = None
 # The weight of the ranking found with the configured model's rewrite of the draft into kinds of
 # fact (meaning/rewrite.py), when the user turned it on and it was ready at Enter: full text's
 # weight, not chosen on data (no real model is reachable where it was built; docs/memory.md).
