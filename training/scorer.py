@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import sys
 import time
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from . import adapter as A
 from . import recall_data as R
 from . import recall_eval as E
 from . import sources as S
+from .locomo import LOCOMO, evidence_of, turns_of
 from .recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
 from .vectors import embed_cached
 
@@ -65,7 +65,6 @@ FUSED_WEIGHT = 1.5  # the scorer's ranking in RRF, as heavy as the meanings'
 FEATURES = ("cos_adapted", "cos_e5", "cos_adapted_rel", "cos_e5_rel", "bm25", "words_rank", "meaning_rank",
             "fused_rank", "shared_words", "length", "gate_x_cos", "strong")
 ROOT = Path(__file__).resolve().parents[1]
-LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
 UNRELATED = ROOT / "tests" / "bench" / "data" / "paraphrase_recall.json"
 
 
@@ -211,27 +210,6 @@ def scorer_for(kind: str, train: Cases, dropped: tuple[str, ...] = ()) -> Scorer
     return Scorer(kind, flat.mean(axis=0), np.where(std == 0, 1, std), train.qv.shape[1], keep).fit(train)
 
 
-def keep_strong(order: list[str], words: list[str], scores: list[float]) -> list[str]:
-    """Recall's guarantee, applied again after a reorder: a full-text hit scoring at least
-    STRONG_WORDS ends no lower than its full-text rank."""
-    order = list(order)
-    if RC.STRONG_WORDS is None:
-        return order
-    for rank, (m, sc) in enumerate(zip(words, scores)):
-        if sc >= RC.STRONG_WORDS and m in order and order.index(m) > rank:
-            order.remove(m)
-            order.insert(rank, m)
-    return order
-
-
-def rrf(*rankings: tuple[list[str], float]) -> list[str]:
-    fused: dict[str, float] = {}
-    for ranking, weight in rankings:
-        for rank, m in enumerate(ranking):
-            fused[m] = fused.get(m, 0.0) + weight / (RC.RRF_K + rank + 1)
-    return sorted(fused, key=lambda m: -fused[m])
-
-
 def order_of(scorer: Scorer | None, mode: str, ctx: Context, fused: list[str], words: list[str],
              scores: list[float], near: list[str]) -> list[str]:
     """mode "reranked": the shipped hybrid's top K in the scorer's order; "fused": the scorer's
@@ -243,8 +221,8 @@ def order_of(scorer: Scorer | None, mode: str, ctx: Context, fused: list[str], w
     cv = np.array([ctx.adapted[m] for m in fused[:K]])
     reranked = scorer.rerank(fused, x, ctx.q_adapted, cv)
     if mode == "fused":
-        reranked = rrf((words, 1.0), (near, RC.MEANING_WEIGHT), (reranked[:K], FUSED_WEIGHT))
-    return keep_strong(reranked, words, scores)
+        reranked = RC.rrf((words, 1.0), (near, RC.MEANING_WEIGHT), (reranked[:K], FUSED_WEIGHT))
+    return RC.keep_strong(reranked, words, scores, RC.STRONG_WORDS)
 
 
 # ---- the training cases (training split, 4-fold maps) ------------------------------------------
@@ -336,8 +314,8 @@ class Patched:
         self.scorer, self.mode, self.ctx = None, "", None
         self._orig = RC.fuse_hybrid
 
-    def __call__(self, full_text, meanings, scores=None, strong=RC.STRONG_WORDS):
-        fused = self._orig(full_text, meanings, scores, strong)
+    def __call__(self, full_text, meanings, scores=None, strong=RC.STRONG_WORDS, extra=()):
+        fused = self._orig(full_text, meanings, scores, strong, extra)
         if self.scorer is None or self.ctx is None:
             return fused
         by_id = {m.id: m for m in [*full_text, *meanings]}
@@ -447,15 +425,7 @@ def locomo(model, scorers: dict[str, Scorer], conversations=range(5, 10)) -> dic
     rows = rows_of(scorers)
     got: dict[str, list[float]] = {"words alone": [], **{n: [] for n in rows}}
     for sample in data:
-        conv = sample["conversation"]
-        sessions = sorted((int(k.split("_")[1]), k) for k in conv if re.fullmatch(r"session_\d+", k))
-        turns = []
-        for _, key in sessions:
-            for turn in conv[key]:
-                t = f"{turn['speaker']}: {turn['text']}"
-                if turn.get("blip_caption"):
-                    t += f" [shared an image: {turn['blip_caption']}]"
-                turns.append((turn["dia_id"], t))
+        turns = turns_of(sample)
         vids = [d for d, _ in turns]
         texts = [t for _, t in turns]
         raw = embed_cached(model, "passage", texts, cache_var="WB_BENCH_CACHE")
@@ -469,9 +439,7 @@ def locomo(model, scorers: dict[str, Scorer], conversations=range(5, 10)) -> dic
         qraw = embed_cached(model, "query", [qa["question"] for qa in questions], cache_var="WB_BENCH_CACHE")
         matrix = np.array([adapted[d] for d in vids])
         for qa, qr in zip(questions, qraw):
-            evidence = set()
-            for item in qa.get("evidence") or []:
-                evidence.update(x for x in re.split(r"[;,\s]+", item) if x in text)
+            evidence = evidence_of(qa, set(text))
             if not evidence:
                 continue
             qv = ranking_space(model, qr[None, :])[0].astype(np.float64)

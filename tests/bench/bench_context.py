@@ -24,7 +24,8 @@ from pathlib import Path
 
 from bench.bench_host import QUERY, percentile
 from bench.bench_host import bench_context as round_trip
-from bench.bench_memory import CATEGORIES, LOCOMO, evidence_of
+from bench.bench_memory import CATEGORIES
+from training.locomo import LOCOMO, evidence_of
 from whiteboard.actions.session import context_for
 from whiteboard.config import HostConfig, Limits
 from whiteboard.sessions.context import INSTRUCTIONS

@@ -36,16 +36,14 @@ import numpy as np
 
 from bench.bench_memory import (
     HELD_OUT,
-    LOCOMO,
     PARAPHRASES,
     PARAPHRASES_DEV,
-    evidence_of,
     mapped_vectors,
     observations,
     percentile,
-    turns_of,
 )
 from support.busy import busy_core
+from training.locomo import LOCOMO, evidence_of, turns_of
 from training.recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
 from whiteboard.memory.meaning.drafts import small_edit
 from whiteboard.memory.meaning.vectors import VectorIndex, ranking_space

@@ -33,6 +33,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from training.extractor import load_rows
+from training.locomo import LOCOMO
 from whiteboard import text as T
 from whiteboard.memory.extract.classifier import LearnedExtractor, candidate_sentences, load_weights
 from whiteboard.memory.extract.extract import Thresholds, rule_extract
@@ -41,7 +42,6 @@ from whiteboard.memory.store.settings import SUGGEST_BELOW
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "extraction" / "turns.jsonl"
-LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
 LANGS = ("en", "zh", "ja", "ko", "fr", "es", "de", "pt")
 FLOOR = Thresholds(min_confidence=0.5, max_facts=8)  # what a run proposes at all (memories and suggestions)
 

@@ -29,8 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_memory import LOCOMO, TYPES, Corpus, observations
+from bench.bench_memory import TYPES, Corpus, observations
 from bench.results import record
+from training.locomo import LOCOMO
 from whiteboard.memory.meaning.embed import EmbedConfig, RemoteEmbedder
 from whiteboard.memory.model import Memory, new_memory_id
 from whiteboard.memory.service import MemoryService

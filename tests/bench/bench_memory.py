@@ -28,7 +28,6 @@ import itertools
 import json
 import os
 import random
-import re
 import sqlite3
 import statistics
 import subprocess
@@ -43,6 +42,7 @@ from rank_bm25 import BM25Okapi
 from bench.results import record
 from training import recall_data as RD
 from training import recall_eval as E
+from training.locomo import LOCOMO, evidence_of, turns_of
 from training.recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
 from training.vectors import embed_all, embed_cached
 from whiteboard import text as T
@@ -62,7 +62,6 @@ from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 # LoCoMo (CC BY-NC) trains nothing (training/). Until 2026-11-25 conversations 1-4 trained the
 # meaning adapter and 5 chose the fusion (still in use) and floors; 6-10 were only ever
@@ -168,27 +167,6 @@ def _wait_ready(service, timeout: float = 600.0) -> None:
 
 
 # ---- LoCoMo ----------------------------------------------------------------------------
-
-def turns_of(sample: dict) -> list[tuple[str, str]]:
-    """(dia_id, text as a memory) for every turn, in order."""
-    conv = sample["conversation"]
-    sessions = sorted((int(k.split("_")[1]), k) for k in conv if re.fullmatch(r"session_\d+", k))
-    out = []
-    for _, key in sessions:
-        for turn in conv[key]:
-            text = f"{turn['speaker']}: {turn['text']}"
-            if turn.get("blip_caption"):
-                text += f" [shared an image: {turn['blip_caption']}]"
-            out.append((turn["dia_id"], text))
-    return out
-
-
-def evidence_of(qa: dict, known: set[str]) -> set[str]:
-    ids = set()
-    for item in qa.get("evidence") or []:
-        ids.update(part for part in re.split(r"[;,\s]+", item) if part in known)
-    return ids
-
 
 def fts5_baseline(texts: list[str]) -> sqlite3.Connection:
     """The plainest honest baseline: SQLite FTS5, porter stemming, ranked by bm25()."""

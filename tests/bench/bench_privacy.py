@@ -13,13 +13,12 @@ import json
 import time
 from collections.abc import Callable, Iterable
 from itertools import chain
-from pathlib import Path
 
 from support.hostile_text import audit_inputs, hostile_inputs, per_pattern_inputs
+from training.locomo import LOCOMO
 from whiteboard.privacy import REDACTED, redact
 
 MB = 1_000_000
-LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo10.json"
 
 
 def chat_text(size: int = MB) -> str:

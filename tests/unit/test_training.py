@@ -213,8 +213,8 @@ def test_a_reordered_ranking_keeps_strong_words_at_their_rank_and_the_rest_after
     strong = 6.0  # the rule's score; recall ships plain fusion (None), where nothing is kept
     monkeypatch.setattr(RC, "STRONG_WORDS", strong)
     # "w" scores as a strong full-text hit at rank 0: wherever a reorder put it, it ends first.
-    assert SC.keep_strong(["a", "b", "w", "c"], ["w", "b"], [strong, strong - 1]) == ["w", "a", "b", "c"]
-    assert SC.keep_strong(["w", "a"], ["w"], [strong]) == ["w", "a"]
+    assert RC.keep_strong(["a", "b", "w", "c"], ["w", "b"], [strong, strong - 1], strong) == ["w", "a", "b", "c"]
+    assert RC.keep_strong(["w", "a"], ["w"], [strong], strong) == ["w", "a"]
     # Only the top K are reordered; the rest follow as they were.
     fused = [f"m{i}" for i in range(SC.K + 3)]
     s = SC.scorer_for("linear", _scorer_cases())

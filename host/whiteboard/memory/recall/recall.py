@@ -183,30 +183,43 @@ def confirm_floor(embedder, vector) -> float | None:
     return decide(vector) if decide is not None else None
 
 
+def rrf(*rankings: tuple[list, float]) -> list:
+    """Reciprocal-rank fusion of weighted rankings of memories (or ids): best first."""
+    fused: dict = {}
+    by_key: dict = {}
+    for ranking, weight in rankings:
+        for rank, item in enumerate(ranking):
+            key = getattr(item, "id", item)
+            fused[key] = fused.get(key, 0.0) + weight / (RRF_K + rank + 1)
+            by_key[key] = item
+    return [by_key[k] for k in sorted(fused, key=lambda k: -fused[k])]
+
+
+def keep_strong(order: list, full_text: list, scores: list[float] | None, strong: float | None) -> list:
+    """`order` with each full-text hit scoring at least `strong` (`scores`, in `full_text`'s
+    order) moved up to its full-text rank when it sits lower; None: `order` as it is."""
+    order = list(order)
+    if strong is None or not scores:
+        return order
+    keys = [getattr(item, "id", item) for item in order]
+    # In full-text order, each strong hit put lower moves up to its full-text rank: the ones
+    # moved before it sit higher still, so none ends below its rank.
+    for rank, (item, score) in enumerate(zip(full_text, scores)):
+        key = getattr(item, "id", item)
+        if score >= strong and key in keys and (at := keys.index(key)) > rank:
+            keys.insert(rank, keys.pop(at))
+            order.insert(rank, order.pop(at))
+    return order
+
+
 def fuse_hybrid(full_text: list, meanings: list, scores: list[float] | None = None,
                 strong: float | None = STRONG_WORDS, extra: Sequence[tuple[list, float]] = ()) -> list:
     """Reciprocal-rank fusion of a full-text ranking and a meaning ranking of memories (or
     ids), and of any `extra` (ranking, weight): best first. `scores`: the full-text hits'
     scores, in their order; a hit scoring at least `strong` ends no lower than its full-text
     rank (a better fused rank it keeps)."""
-    fused: dict = {}
-    by_key: dict = {}
-    for ranking, weight in ((full_text, 1.0), (meanings, MEANING_WEIGHT), *extra):
-        for rank, item in enumerate(ranking):
-            key = getattr(item, "id", item)
-            fused[key] = fused.get(key, 0.0) + weight / (RRF_K + rank + 1)
-            by_key[key] = item
-    order = sorted(fused, key=lambda k: -fused[k])
-    if strong is None or not scores:
-        return [by_key[k] for k in order]
-    keys = [getattr(item, "id", item) for item in full_text]
-    # In full-text order, each strong hit the fusion put lower moves up to its full-text rank:
-    # the ones moved before it sit higher still, so none ends below its rank.
-    for rank, (key, score) in enumerate(zip(keys, scores)):
-        if score >= strong and order.index(key) > rank:
-            order.remove(key)
-            order.insert(rank, key)
-    return [by_key[k] for k in order]
+    fused = rrf((full_text, 1.0), (meanings, MEANING_WEIGHT), *extra)
+    return keep_strong(fused, full_text, scores, strong)
 
 
 def block_line(memory: Memory) -> BlockLine:
