@@ -110,14 +110,14 @@
       if (offer(editor, "insertReplacementText", text)) writeQuillLines(editor, text);
       return same(readText(editor), text); // Quill took the lines in within that microtask
     }
-    if (!isLexical(editor)) {
-      if (offer(editor, "insertText", text)) document.execCommand("insertHTML", false, asLineBreaks(text));
-    } else {
+    if (isLexical(editor)) {
       step(editor, "deleteContentBackward", "delete");
       text.split("\n").forEach((line, i) => {
         if (i > 0) step(editor, "insertLineBreak", "insertLineBreak");
         if (line) step(editor, "insertText", "insertText", line);
       });
+    } else if (offer(editor, "insertText", text)) {
+      document.execCommand("insertHTML", false, asLineBreaks(text));
     }
     if (same(readText(editor), text)) return true;
     await nextTask();
