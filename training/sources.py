@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 EXTRACTION = REPO / "tests" / "data" / "extraction" / "turns.jsonl"
 PARAPHRASES_TRAIN = REPO / "tests" / "bench" / "data" / "paraphrase_train.json"
 PARAPHRASES_DEV = REPO / "tests" / "bench" / "data" / "paraphrase_dev.json"
-RECALL_DATA = REPO / "training" / "recall_data.py"
+RECALL_DATA = REPO / "training" / "data" / "recall"
 OURS = "MIT"  # written by the Whiteboard developers for this repository, licensed with it
 # Licences under which a trained weight may ship in an MIT package that anyone may use (SPDX ids).
 REDISTRIBUTABLE = frozenset({"MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "CC0-1.0", "CC-BY-4.0",
