@@ -52,10 +52,10 @@ def _index(texts: list[str], ids: dict[str, str]) -> MemoryIndex:
     return index
 
 
-def cases(space: E.Space, dim: int, folds: int = 4) -> list[Case]:
+def cases(space: E.Space, model_id: str) -> list[Case]:
     names = A.training_domains()
     domains = set(names)
-    facts = [(d, lang, f) for d, lang, f in R.facts() if d in domains]
+    facts = [(d, lang, f) for d, lang, f in R.facts(held_out=False) if d in domains]
     others = [s for d, s in R.third_person() if d in domains]
     stored = list(dict.fromkeys([f for _, _, f in facts] + others))
     ids = {t: f"m{i}" for i, t in enumerate(stored)}
@@ -63,13 +63,11 @@ def cases(space: E.Space, dim: int, folds: int = 4) -> list[Case]:
                    for lang in R.LANGUAGES}
     everything = _index(stored, ids)
     out: list[Case] = []
-    for f in range(folds):
-        held = {n for i, n in enumerate(names) if i % folds == f}
-        w = A.fit([A.domain_group(space, domains - held)], dim)
-        mapped = dict(zip(stored, A._unit(space.p(stored) @ w)[0]))
+    for held, adapter in A.by_domain_groups(space, model_id):
+        mapped = dict(zip(stored, adapter.apply(space.p(stored)).astype(np.float64)))
         pairs = [p for p in R.pairs() if not p.held_out and p.domain in held]
         requests = list(dict.fromkeys(p.request for p in pairs))
-        drafts = dict(zip(requests, A._unit(space.q(requests) @ w)[0]))
+        drafts = dict(zip(requests, adapter.apply(space.q(requests)).astype(np.float64)))
         for p in pairs:
             own = [p.fact] + [x for d, lang, x in facts if lang == p.fact_language and d != p.domain]
             for kind, vault, index in (("own", own, by_language[p.fact_language]),
@@ -105,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     model = S.bundled_model()
     if model is None:
         return 2
-    found = cases(E.embedded(model), model.dim)
+    found = cases(E.embedded(model), model.model_id)
     words = sum(1 for c in found if c[4] in c[1][:5])
     print(f"{len(found)} cases (training split, 4-fold maps); the fact in full text's top 5 in {words}")
     chosen, table = choose(found)

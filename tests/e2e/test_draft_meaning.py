@@ -29,7 +29,10 @@ PAGE = "acb__chatgpt_2026-04-13"
 PAIRS = [
     ("Prefers TypeScript over JavaScript for all projects",
      "Which programming language should I pick for my new web app?"),
-    ("Has two cats named Miso and Tofu", "Which houseplants are toxic to my pets?"),
+    # (Not "Has two cats named Miso and Tofu" for "Which houseplants are toxic to my pets?" since
+    # 2026-11-28: every one of the 12 pets of these 190 facts bears on it, and the adapter's
+    # life-domain profile ranks them together, the cats 13th.)
+    ("Owns a golden retriever puppy", "How often does my dog need walks?"),
     ("Uses a MacBook Pro with an M2 chip", "How do I install Docker on my laptop?"),
 ]
 TYPING_DELAY_MS = 70  # about 170 characters a minute: a person typing

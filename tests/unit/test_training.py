@@ -33,7 +33,7 @@ def test_every_shipped_weight_file_records_sources_that_allow_redistribution(pat
     record = S.read(path)
     assert record["command"].startswith("python -m training.")
     for source in record["sources"]:
-        assert (S.REPO / source["path"]).is_file(), source
+        assert (S.REPO / source["path"]).exists(), source
 
 
 def test_a_non_commercial_source_or_no_record_fails(tmp_path):
@@ -132,9 +132,26 @@ def test_the_held_out_split_holds_out_whole_domains_and_phrasings_and_trains_on_
     trained = {p.request for p in pairs if not p.held_out}
     held = {p.request for p in pairs if p.held_out}
     assert trained and held and not trained & held
-    assert {p.domain for p in pairs if p.held_out} > set(R.HELD_OUT_DOMAINS)  # phrasings of the others too
-    assert not set(A.training_domains()) & R.HELD_OUT_DOMAINS
+    assert {p.domain for p in pairs if p.held_out} == {d.name for d in R.DOMAINS} == set(A.training_domains())
     assert not set(R.world(held_out=True)) & set(R.world(held_out=False))
+    # Facts are held out too: no held-out pair's fact, and no fact of its vault, is trained on.
+    trained_facts = {f for _, _, f in R.facts(held_out=False)}
+    assert {p.fact for p in pairs if not p.held_out} <= trained_facts
+    material = A.material(set(A.training_domains()))
+    assert {t for t, _ in material.requests} == trained and {t for t, _ in material.facts} == trained_facts
+    for p in [p for p in pairs if p.held_out][::97]:
+        vault = R.own_vault(p)
+        assert len(vault) == R.VAULT and vault[0] == p.fact and not set(vault) & trained_facts
+        assert vault == R.own_vault(p)  # the same vault every run
+
+
+def test_cross_validation_never_scores_a_text_it_trained_on():
+    from training import adapter as A
+
+    for train, cases in A.folds():
+        seen = {t for t, _ in train.requests + train.facts}
+        assert cases and not {t for request, fact, vault, _ in cases for t in (request, *vault)} & seen
+        assert {subject for *_, subject in cases} == {True, False}  # both unseen subjects and phrasings
 
 
 @pytest.mark.slow

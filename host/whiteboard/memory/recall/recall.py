@@ -36,14 +36,14 @@ from .inject import BlockLine, format_block, format_line
 # always wins (docs/memory.md, "Fusion").
 RRF_K = 5
 MEANING_WEIGHT = 1.5
-# A full-text hit scoring at least this (BM25, smoothed idf) would keep its full-text rank in
-# the fused ranking; None: plain fusion, which ships. `python -m training.fusion` finds 6 the
-# lowest score costing its training split nothing, but that split has no request sharing a
-# word with a wrong fact, and in a vault of 190 facts a common word is "strong": "Which
-# programming language should I pick for my new web app?" put "Native Hindi speaker, English
-# is second language" (8.5) above "Prefers TypeScript over JavaScript" (test_draft_meaning.py),
-# for a LoCoMo gain of 0.006 (docs/memory.md, "Fusion").
-STRONG_WORDS: float | None = None
+# A full-text hit scoring at least this (BM25, smoothed idf) keeps its full-text rank in the
+# fused ranking (None: plain fusion). `python -m training.fusion` chooses it: the lowest score
+# costing the training split of our data nothing. On the 28 domains of 2026-11-27 that was 6,
+# withdrawn: in a vault of 190 facts "Which programming language should I pick for my new web
+# app?" put "Native Hindi speaker, English is second language" (8.5) above "Prefers TypeScript
+# over JavaScript" (test_draft_meaning.py). On the 44 domains of 2026-11-28 it is 10, which keeps
+# the hybrid above words alone on LoCoMo 6-10 (0.546 against 0.539; 0.523 with plain fusion).
+STRONG_WORDS: float | None = 10.0
 # The weight of the ranking found with the configured model's rewrite of the draft into kinds of
 # fact (meaning/rewrite.py), when the user turned it on and it was ready at Enter: full text's
 # weight, not chosen on data (no real model is reachable where it was built; docs/memory.md).
