@@ -1,3 +1,6 @@
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -9,6 +12,22 @@ from whiteboard.app import App
 pytest_plugins = ["support.fake_openai"]  # the fake_openai fixture
 
 E2E = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_configure(config):
+    """The training texts' vectors (our own data, never a user's) are embedded once per run, not
+    once per worker: every process shares one folder (training/vectors.py locks each file), made
+    by the first process (xdist's workers inherit the variable) and removed by it at the end."""
+    if not os.environ.get("WB_TRAIN_CACHE"):
+        config._train_cache = tempfile.mkdtemp(prefix="whiteboard-train-vectors-")
+        os.environ["WB_TRAIN_CACHE"] = config._train_cache
+
+
+def pytest_unconfigure(config):
+    made = getattr(config, "_train_cache", None)
+    if made:
+        shutil.rmtree(made, ignore_errors=True)
+        os.environ.pop("WB_TRAIN_CACHE", None)
 
 
 def pytest_collection_modifyitems(items):
