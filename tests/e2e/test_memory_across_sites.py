@@ -142,8 +142,10 @@ def test_a_fact_said_on_chatgpt_is_recalled_into_a_later_send_on_claude(browser,
     options = browser.context.new_page()
     options.goto(f"chrome-extension://{EXTENSION_ID}/options/options.html")
     box = options.locator("#memory-site-claude")
-    wait_for(lambda: box.is_enabled(), what="options memory column")
-    assert box.is_checked() is False and options.locator("#memory-site-chatgpt").is_checked() is True
+    gpt_box = options.locator("#memory-site-chatgpt")
+    # Each row reads the host on its own: wait for both, not the first to answer.
+    wait_for(lambda: box.is_enabled() and gpt_box.is_enabled(), what="options memory column")
+    assert box.is_checked() is False and gpt_box.is_checked() is True
     box.click()
     wait_for(lambda: "memory is on for Claude" in options.locator("#sites-status").inner_text(), what="claude on")
     assert mirror(browser) == {"chatgpt.com": True, "claude.ai": True}
