@@ -31,6 +31,7 @@ class Domain:
     facts: dict[str, tuple[str, ...]]
     requests: dict[str, tuple[str, ...]]
     others: tuple[str, ...]  # about {n}, a named other person
+    questions: tuple[tuple[int, str], ...]  # (i, a question about {n} that others[i] answers)
 
 
 DATA = Path(__file__).parent / "data" / "recall"
@@ -39,7 +40,8 @@ DATA = Path(__file__).parent / "data" / "recall"
 def _domain(path: Path) -> Domain:
     body = json.loads(path.read_text(encoding="utf-8"))
     return Domain(body["name"], {k: tuple(v) for k, v in body["facts"].items()},
-                  {k: tuple(v) for k, v in body["requests"].items()}, tuple(body["others"]))
+                  {k: tuple(v) for k, v in body["requests"].items()}, tuple(body["others"]),
+                  tuple((int(i), q) for i, q in body.get("questions", ())))
 
 
 # One file per domain, in the order of their numbers (the order names the third-person sentences'
@@ -92,14 +94,38 @@ def pairs() -> list[Pair]:
     return out
 
 
+def _name(domain: int, sentence: int, i: int) -> str:
+    return NAMES[(domain * 2 + sentence * 5 + i) % len(NAMES)]
+
+
 def third_person() -> list[tuple[str, str]]:
     """(domain, sentence) about named other people: each domain's sentences with three names."""
+    return [(d.name, template.format(n=_name(k, j, i)))
+            for k, d in enumerate(DOMAINS) for j, template in enumerate(d.others) for i in range(3)]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question about a named other person and the third-person sentence that answers it (the
+    same name): what one asks of a diary-like vault, where every memory is about someone."""
+    domain: str
+    question: str
+    sentence: str
+    held_out: bool
+    namesakes: tuple[str, ...]  # the same sentence about its other two people
+
+
+def questions() -> list[Question]:
+    """Each domain's questions with the three names of their sentence. Held out: the questions
+    about the last quarter of each domain's sentences (at least one): unseen questions about
+    sentences no question trained on."""
     out = []
     for k, d in enumerate(DOMAINS):
-        for j, template in enumerate(d.others):
-            for i in range(3):
-                name = NAMES[(k * 2 + j * 5 + i) % len(NAMES)]
-                out.append((d.name, template.format(n=name)))
+        for j, q in d.questions:
+            about = [d.others[j].format(n=_name(k, j, i)) for i in range(3)]
+            held = _last_quarter(tuple(range(len(d.others))), j)
+            out += [Question(d.name, q.format(n=_name(k, j, i)), about[i], held, tuple(about[:i] + about[i + 1:]))
+                    for i in range(3)]
     return out
 
 
@@ -141,7 +167,7 @@ def own_vault(pair: Pair, pool: list[str] | None = None) -> list[str]:
 
 def digest() -> str:
     body = json.dumps(
-        [[d.name, d.facts, d.requests, d.others] for d in DOMAINS] + [WORLD],
+        [[d.name, d.facts, d.requests, d.others, d.questions] for d in DOMAINS] + [WORLD],
         ensure_ascii=False,
         sort_keys=True,
     )

@@ -7,7 +7,9 @@ floors are judged apart):
 - own vault: the fact among 39 of the same user's other facts (held-out facts of other domains
   in the fact's language: recall_data.own_vault; the issue's "user's other facts as distractors");
 - third person: the fact among the sentences about named other people, every domain's.
-A pair counts as found when its fact is in the top 5.
+A pair counts as found when its fact is in the top 5. Beside them, the held-out questions about
+other people (recall_data.questions): each question's sentence among every third-person sentence
+but its namesakes, the shape of a diary-like vault such as LoCoMo's.
 """
 
 from __future__ import annotations
@@ -51,8 +53,11 @@ def embedded(model) -> Space:
     requests = list(dict.fromkeys(p.request for p in R.pairs()))
     stored = [f for _, _, f in R.facts()] + [s for _, s in R.third_person()]
     world = R.world(False) + R.world(True)
+    asked = [q.question for q in R.questions()]
     queries = dict(zip(requests, embed_cached(model, "query", requests)))
     queries.update(zip(world, embed_cached(model, "query", world)))
+    if asked:
+        queries.update(zip(asked, embed_cached(model, "query", asked)))
     return Space(queries, dict(zip(stored, embed_cached(model, "passage", stored))))
 
 
@@ -100,7 +105,25 @@ def held_out(space: Space, *scorers: Scorer, split_held: bool = True) -> dict:
         third_hits.append(_hit([s[r, np.r_[f, others]] for s in scores]))
     every = [h for hs in own_hits.values() for h in hs]
     return {"own": {lang: float(np.mean(hs)) for lang, hs in sorted(own_hits.items())},
-            "own_all": float(np.mean(every)), "third": float(np.mean(third_hits)), "pairs": len(pairs)}
+            "own_all": float(np.mean(every)), "third": float(np.mean(third_hits)), "pairs": len(pairs),
+            "questions": asked_about_others(space, scorers, split_held)}
+
+
+def asked_about_others(space: Space, scorers: tuple[Scorer, ...], split_held: bool = True) -> float | None:
+    """hit@5 of the questions about other people (recall_data.questions): each question's
+    sentence among every third-person sentence but its namesakes (a diary-like vault, where every
+    memory is about someone). None without questions."""
+    asked = [q for q in R.questions() if q.held_out == split_held]
+    if not asked:
+        return None
+    stored = [s for _, s in R.third_person()]
+    column = {t: i for i, t in enumerate(stored)}
+    scores = [scorer(space.q([q.question for q in asked]), space.p(stored)) for scorer in scorers]
+    hits = []
+    for n, q in enumerate(asked):
+        rest = np.array([i for t, i in column.items() if t != q.sentence and t not in q.namesakes])
+        hits.append(_hit([s[n, np.r_[column[q.sentence], rest]] for s in scores]))
+    return float(np.mean(hits))
 
 
 def _grouped(pairs: list[R.Pair]) -> dict[tuple[str, str], list[R.Pair]]:
@@ -118,9 +141,12 @@ def worse_than_plain(ours: dict, plain: dict) -> list[str]:
         out.append(f"own vault {ours['own_all']:.3f} < {plain['own_all']:.3f}")
     if ours["third"] < plain["third"]:
         out.append(f"third person {ours['third']:.3f} < {plain['third']:.3f}")
+    if ours.get("questions") is not None and ours["questions"] < plain["questions"]:
+        out.append(f"questions about others {ours['questions']:.3f} < {plain['questions']:.3f}")
     return out
 
 
 def line(name: str, r: dict) -> str:
     langs = " ".join(f"{lang} {v:.2f}" for lang, v in r["own"].items())
-    return f"{name}: own vault {r['own_all']:.3f} ({langs}); third person {r['third']:.3f}"
+    asked = "" if r.get("questions") is None else f"; questions about others {r['questions']:.3f}"
+    return f"{name}: own vault {r['own_all']:.3f} ({langs}); third person {r['third']:.3f}{asked}"

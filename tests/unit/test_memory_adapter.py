@@ -304,7 +304,7 @@ def test_the_profile_trainer_learns_domains_from_requests_and_facts():
     space = recall_eval.Space(queries, passages)
     requests = [(f"qa{i}", "a") for i in range(10)] + [(f"qb{i}", "b") for i in range(10)]
     facts = [(f"fa{i}", "a") for i in range(10)] + [(f"fb{i}", "b") for i in range(10)]
-    material = train_adapter.Material(requests, facts, [], [])
+    material = train_adapter.Material(requests, facts, [], [], [])
     profile = train_adapter.fit_profile(space, material, share=1.0)
     seen = profile.apply(np.array([queries["qa11"], passages["fa11"], passages["fb11"]], dtype=np.float32))
     assert seen[0] @ seen[1] > 0.9 > 0.3 > seen[0] @ seen[2]

@@ -154,6 +154,36 @@ def test_a_map_ranking_below_plain_e5_on_any_held_out_column_is_named():
         "own vault de 0.400 < 0.500"]
     assert E.worse_than_plain({"own": {"de": 0.5, "en": 0.6}, "own_all": 0.55, "third": 0.6}, plain) == [
         "third person 0.600 < 0.700"]
+    asked = {"own": {"de": 0.5, "en": 0.6}, "own_all": 0.55, "third": 0.7}
+    assert E.worse_than_plain({**asked, "questions": 0.8}, {**plain, "questions": 0.9}) == [
+        "questions about others 0.800 < 0.900"]
+
+
+def test_the_penalty_and_share_chosen_keep_third_person_and_questions_about_others():
+    from training import adapter as A
+
+    validated = {(None, 0.0): (0.3, 0.3, 0.3, 0.95),
+                 (0.1, 0.5): (0.5, 0.7, 0.85, 0.94),  # the best own vault, but loses questions to plain e5
+                 (0.3, 0.5): (0.45, 0.65, 0.85, 0.96),
+                 (0.3, 0.0): (0.6, 0.6, 0.7, 0.99)}  # the best own vault, but third person below 0.80
+    assert A.choose(validated) == (0.3, 0.5)
+    assert A.choose({(None, 0.0): (0.3, 0.3, 0.3, 0.95), (0.1, 0.5): (0.5, 0.7, 0.85, 0.94)}) is None
+
+
+def test_no_held_out_question_or_its_sentence_trains_the_questions_group():
+    from training import adapter as A
+    from training import recall_data as R
+
+    asked = R.questions()
+    held = [q for q in asked if q.held_out]
+    assert held and len(held) < len(asked) and len({q.domain for q in held}) == len(R.DOMAINS)
+    material = A.material(set(A.training_domains()))
+    assert material.questions and not any(q.held_out for q in material.questions)
+    held_sentences = {s for q in held for s in (q.sentence, *q.namesakes)}
+    assert material.asked_elsewhere == held_sentences
+    assert not {q.sentence for q in material.questions} & held_sentences
+    for q in asked[::53]:  # a question names its sentence's person, whose other two namesakes are apart
+        assert q.sentence not in q.namesakes and len(set(q.namesakes)) == 2
 
 
 def test_the_held_out_split_holds_out_whole_domains_and_phrasings_and_trains_on_none_of_them():
