@@ -46,8 +46,8 @@ from training.locomo import LOCOMO, evidence_of, turns_of
 from training.recall_stand_ins import ByteTokens, FixedMeanings, IndexOnly
 from training.vectors import embed_all, embed_cached
 from whiteboard import text as T
-from whiteboard.memory.meaning import context_gate
-from whiteboard.memory.meaning.adapter import unit_rows
+from whiteboard.memory.meaning import adapter, context_gate
+from whiteboard.memory.meaning.adapter import Adapter
 from whiteboard.memory.meaning.embedder import (
     UNMAPPED_CONFIRM_COSINE,
     UNMAPPED_MIN_COSINE,
@@ -328,18 +328,18 @@ def _rank_of(vectors: VectorIndex, query: np.ndarray, memory_id: str) -> int:
 # ---- our own request -> fact data: the recall table (issue 29) ------------------------------
 
 class Variant:
-    """The bundled model seen through other weights: its vectors, mapped by `matrix` (None: as
-    e5 made them), with that space's gate and floors (None: no gate, the fallback floors). What
-    recall would do if these weights shipped, measured in the same run as the shipped ones."""
+    """The bundled model seen through other weights: its vectors, mapped by `adapter` (None: as
+    e5 made them), with that space's gate and floors. What recall would do if these weights
+    shipped, measured in the same run as the shipped ones."""
 
-    def __init__(self, model, matrix, gate, floors: tuple[float, float, float]):
+    def __init__(self, model, adapter: Adapter | None, gate, floors: tuple[float, float, float]):
         self.model_id, self.dim = model.model_id, model.dim
         self.embed_queries, self.embed_passages = model.embed_queries, model.embed_passages
-        self.matrix, self.gate = matrix, gate
+        self.adapter, self.gate = adapter, gate
         self.personal, self.min_cosine, self.confirm_cosine = floors
 
     def map_vectors(self, vectors: np.ndarray) -> np.ndarray:
-        return vectors if self.matrix is None else unit_rows(np.asarray(vectors, dtype=np.float32) @ self.matrix)
+        return vectors if self.adapter is None else self.adapter.apply(vectors)
 
     def cosine_floor(self, query_vector: np.ndarray) -> float:
         return self.personal if self.gate is not None and self.gate.wants_context(query_vector) else self.min_cosine
@@ -366,13 +366,14 @@ def variants(model) -> dict:
                                                    capture_output=True, check=True).stdout)
                 gate_file.write_bytes(subprocess.run(["git", "show", f"{commit}:{gate_path}"], cwd=ROOT,
                                                      capture_output=True, check=True).stdout)
-                matrix = np.load(weights)["matrix"]
+                loaded = adapter.load(model.model_id, model.dim, weights)
                 gate = json.loads(gate_file.read_text())
                 gate = context_gate.ContextGate(gate["model"], np.asarray(gate["weights"], dtype=np.float32),
                                                 float(gate["bias"]), float(gate["threshold"]))
         except (OSError, subprocess.CalledProcessError, KeyError, ValueError):
             continue  # not a git checkout, or history cut short
-        out[name] = Variant(model, matrix, gate, floors)
+        if loaded is not None:
+            out[name] = Variant(model, loaded, gate, floors)
     return out
 
 
@@ -380,7 +381,8 @@ ADAPTER_FILE = "host/whiteboard/memory/data/meaning_adapter.npz"
 OLD_GATE, GATE = "host/whiteboard/memory/context_gate.json", "host/whiteboard/memory/meaning/context_gate.json"
 # (name, the commit that shipped them, where its gate lived, (personal, other, confirm) floors
 # shipped with them)
-PREVIOUS = (("before: the map alone, 28 domains (2026-11-28)", "2a4b32e", GATE, (0.15, 0.4, 0.2)),
+PREVIOUS = (("before: map + profile, no questions about others (2026-11-28)", "79a7861", GATE, (0.2, 0.6, 0.35)),
+            ("before: the map alone, 28 domains (2026-11-28)", "2a4b32e", GATE, (0.15, 0.4, 0.2)),
             ("previous: our 177 pairs (2026-11-25)", "7d98003", OLD_GATE, (0.15, 0.45, 0.25)),
             ("reference: LoCoMo-trained (never shipped again)", "a4a9c45", OLD_GATE, (0.15, 0.45, 0.3)))
 

@@ -38,17 +38,17 @@ MAX_QUERY_CHARS = 300
 # move with the adapter, so choose them again after training it. A floor alone cannot tell an
 # unrelated request from a paraphrase: the context gate (context_gate.py) decides whether a
 # draft wants personal context at all.
-PERSONAL_MIN_COSINE = 0.2  # a draft that does: memories this close in meaning
-MIN_COSINE = 0.6  # any other draft: only memories this close
+PERSONAL_MIN_COSINE = 0.3  # a draft that does: memories this close in meaning
+MIN_COSINE = 0.7  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known),
 # and as close as MIN_COSINE for a draft the gate finds about the world.
-CONFIRM_COSINE = 0.35
+CONFIRM_COSINE = 0.1
 # Without the adapter (its file missing or damaged) the vectors are compared as e5 made them,
 # crowded into 0.7-0.9, with the fallback's own gate (context_gate_e5.json, trained on e5's own
 # vectors) and its own floors, chosen by the same rules in that space (`python -m training.floors`,
 # which `--check`s all six).
 UNMAPPED_PERSONAL_MIN_COSINE = 0.78
-UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.86, 0.85
+UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.87, 0.84
 
 
 class Embedder(Protocol):
