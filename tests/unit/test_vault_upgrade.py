@@ -205,8 +205,10 @@ def test_a_lying_migrations_table_is_refused_and_every_failed_open_closes(old, l
         Vault.open(db, key)
     assert err.value.reason == reason, err.value.message
     descriptors = open_descriptors()
-    for _ in range(50):
+    for _ in range(200):
         with pytest.raises(VaultUnavailable):
             Vault.open(db, key)
-    assert open_descriptors() <= descriptors
+    # A leaked connection is a descriptor per open (200 here); a few come and go with the
+    # worker's other threads (a loaded fresh run once counted 2 more), far fewer than a leak.
+    assert open_descriptors() < descriptors + 10
     assert {p.name: sha256(p) for p in db.parent.iterdir()} == before  # refused unchanged
