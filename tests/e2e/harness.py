@@ -402,9 +402,22 @@ def shadow_ui(page, tag: str) -> dict | None:
 
 def close_panel(page) -> None:
     """A real click on the session panel's close button (it sits bottom right, over some
-    sites' send buttons in the unstyled saved pages)."""
-    if not ui_visible(page, "whiteboard-panel"):
-        return
+    sites' send buttons in the unstyled saved pages). The panel lays itself out again as the
+    session it shows fills (a fresh run once clicked where the button had just been), so the
+    button is found again and clicked again while the panel stays open."""
+    for attempt in range(3):
+        if not ui_visible(page, "whiteboard-panel"):
+            return
+        page.mouse.click(*_close_button_centre(page))
+        try:
+            wait_for(lambda: not ui_visible(page, "whiteboard-panel"), timeout=4.0, what="the panel closed")
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
+
+
+def _close_button_centre(page) -> tuple[float, float]:
     cdp = page.context.new_cdp_session(page)
     try:
         doc = cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})
@@ -418,8 +431,7 @@ def close_panel(page) -> None:
         box = cdp.send("DOM.getBoxModel", {"nodeId": button["nodeId"]})["model"]["content"]
     finally:
         cdp.detach()
-    page.mouse.click((box[0] + box[4]) / 2, (box[1] + box[5]) / 2)
-    wait_for(lambda: not ui_visible(page, "whiteboard-panel"), what="the panel closed")
+    return (box[0] + box[4]) / 2, (box[1] + box[5]) / 2
 
 
 def ui_visible(page, tag: str) -> bool:
