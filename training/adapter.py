@@ -255,10 +255,9 @@ def cross_validated(space: E.Space, model_id: str, penalties=PENALTIES, shares=S
     sentences, questions about other people of the unseen subjects)}; (None, 0): plain e5."""
     hits: dict = {}
     others = [s for d, s in R.third_person() if d in set(training_domains())]
-    column = {t: i for i, t in enumerate(others)}
-    for f, (train, cases) in enumerate(folds()):
-        asked = [q for i, d in enumerate(training_domains()) if i % FOLDS == f
-                 for q in R.questions() if q.domain == d and not q.held_out]
+    for train, cases in folds():
+        left_out = set(training_domains()) - {d for _, d in train.requests}
+        asked = [q for q in R.questions() if q.domain in left_out and not q.held_out]
         scorers = {(None, 0.0): E.by_adapter(None)}
         for penalty in penalties:
             w = fit(groups(space, train), space.dim, penalty).astype(np.float32)
@@ -268,11 +267,7 @@ def cross_validated(space: E.Space, model_id: str, penalties=PENALTIES, shares=S
         for key, score in scorers.items():
             found = hits.setdefault(key, ([], [], [], []))
             third = score(space.q([c[0] for c in cases]), space.p(others))
-            if asked:
-                about = score(space.q([q.question for q in asked]), space.p(others))
-                for q, s in zip(asked, about):
-                    rest = [i for t, i in column.items() if t != q.sentence and t not in q.namesakes]
-                    found[3].append(bool((s[rest] > s[column[q.sentence]]).sum() < E.K))
+            found[3].extend(E.question_hits(space, (score,), asked, others))
             for i, (request, fact, vault, subject) in enumerate(cases):
                 s = score(space.q([request]), space.p(vault))[0]
                 found[0 if subject else 1].append(bool((s[1:] > s[0]).sum() < E.K))

@@ -110,20 +110,24 @@ def held_out(space: Space, *scorers: Scorer, split_held: bool = True) -> dict:
 
 
 def asked_about_others(space: Space, scorers: tuple[Scorer, ...], split_held: bool = True) -> float | None:
-    """hit@5 of the questions about other people (recall_data.questions): each question's
-    sentence among every third-person sentence but its namesakes (a diary-like vault, where every
-    memory is about someone). None without questions."""
+    """hit@5 of the held-out (or training) questions about other people (recall_data.questions)
+    among every third-person sentence. None without questions."""
     asked = [q for q in R.questions() if q.held_out == split_held]
+    return float(np.mean(question_hits(space, scorers, asked, [s for _, s in R.third_person()]))) if asked else None
+
+
+def question_hits(space: Space, scorers: tuple[Scorer, ...], asked: list[R.Question], stored: list[str]) -> list[bool]:
+    """Per question: is its sentence in the top 5 of `stored` but its namesakes (a diary-like
+    vault, where every memory is about someone)?"""
     if not asked:
-        return None
-    stored = [s for _, s in R.third_person()]
+        return []
     column = {t: i for i, t in enumerate(stored)}
     scores = [scorer(space.q([q.question for q in asked]), space.p(stored)) for scorer in scorers]
     hits = []
     for n, q in enumerate(asked):
         rest = np.array([i for t, i in column.items() if t != q.sentence and t not in q.namesakes])
         hits.append(_hit([s[n, np.r_[column[q.sentence], rest]] for s in scores]))
-    return float(np.mean(hits))
+    return hits
 
 
 def _grouped(pairs: list[R.Pair]) -> dict[tuple[str, str], list[R.Pair]]:
