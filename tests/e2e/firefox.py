@@ -221,8 +221,13 @@ class Firefox:
                              "actions": [{"type": "keyDown", "value": value}, {"type": "keyUp", "value": value}]}])
 
     def center_of(self, tab: str, selector: str) -> tuple[int, int]:
-        box = self.evaluate(tab, """(s) => { const e = document.querySelector(s);
-            if (!e) return null; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();
+        # Scrolled at once (a page's smooth scroll-behavior would go on moving it), and two
+        # frames later: the scroll event has fired by then, so it cannot hide what the click
+        # then shows (the capture button hides on scroll), nor move what it aims at.
+        box = self.evaluate(tab, """async (s) => { const e = document.querySelector(s);
+            if (!e) return null; e.scrollIntoView({block: 'center', behavior: 'instant'});
+            await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+            const r = e.getBoundingClientRect();
             return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; }""", selector)
         assert box, f"no element {selector}"
         return box[0], box[1]
