@@ -384,7 +384,8 @@ ADAPTER_FILE = "host/whiteboard/memory/data/meaning_adapter.npz"
 OLD_GATE, GATE = "host/whiteboard/memory/context_gate.json", "host/whiteboard/memory/meaning/context_gate.json"
 # (name, the commit that shipped them, where its gate lived, (personal, other, confirm) floors
 # shipped with them)
-PREVIOUS = (("before: map + profile, no questions about others (2026-11-28)", "79a7861", GATE, (0.2, 0.6, 0.35)),
+PREVIOUS = (("before: map + profile + questions about others, power 1 (2026-11-29)", "c540b4d", GATE, (0.3, 0.7, 0.1)),
+            ("before: map + profile, no questions about others (2026-11-28)", "79a7861", GATE, (0.2, 0.6, 0.35)),
             ("before: the map alone, 28 domains (2026-11-28)", "2a4b32e", GATE, (0.15, 0.4, 0.2)),
             ("previous: our 177 pairs (2026-11-25)", "7d98003", OLD_GATE, (0.15, 0.45, 0.25)),
             ("reference: LoCoMo-trained (never shipped again)", "a4a9c45", OLD_GATE, (0.15, 0.45, 0.3)))

@@ -59,6 +59,37 @@ def test_the_profile_joins_the_map_so_that_one_dot_product_weighs_both():
         "m", np.eye(2, dtype=np.float32), toy_profile(share=0.5)).name
 
 
+def test_a_power_below_one_lets_a_text_read_as_two_domains_match_the_facts_of_both():
+    # Three domains off the first two axes; the request leans to the first, then the second.
+    def profile(power):
+        return Profile(np.zeros(2, np.float32), np.ones(2, np.float32), np.array([[3, 0, 0], [0, 3, 0]], np.float32),
+                       np.zeros(3, np.float32), np.ones(3, np.float32), 1.0, power)
+    request, second, third = unit([[0.8, 0.6]]), unit([[0.0, 1.0]]), unit([[-0.7, -0.7]])
+    flat, sharp = profile(0.5).apply(np.r_[request, second, third]), profile(1.0).apply(np.r_[request, second, third])
+    assert flat[0] @ flat[1] > sharp[0] @ sharp[1]  # the request's second domain counts for more
+    assert flat[0] @ flat[1] > flat[0] @ flat[2]  # and still above a domain it does not read as
+    assert np.allclose(np.linalg.norm(flat, axis=1), np.linalg.norm(sharp, axis=1))  # "about the user" as before
+    # The power is part of the weights' name (the context gate is bound to it), but a power of 1,
+    # what weights of before have, keeps their name.
+    assert Adapter("m", np.eye(2, dtype=np.float32), profile(0.5)).name != Adapter(
+        "m", np.eye(2, dtype=np.float32), profile(1.0)).name
+    assert len(profile(1.0).arrays()) == 6 and len(profile(0.5).arrays()) == 7
+
+
+def test_the_power_is_saved_with_the_weights_and_read_as_1_when_they_have_none(tmp_path):
+    p = Profile(np.zeros(384, np.float32), np.ones(384, np.float32), np.ones((384, 3), np.float32),
+                np.zeros(3, np.float32), np.ones(3, np.float32), 0.5, 0.75)
+    names = ("profile_mean", "profile_scale", "profile_weights", "profile_bias", "profile_mine", "profile_share",
+             "profile_power")
+    content = {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(384), **dict(zip(names, p.arrays()))}
+    np.savez(tmp_path / "with.npz", **content)
+    assert adapter.load(SHIPPED_MODEL, 384, tmp_path / "with.npz").profile.power == 0.75
+    np.savez(tmp_path / "before.npz", **{k: v for k, v in content.items() if k != "profile_power"})
+    assert adapter.load(SHIPPED_MODEL, 384, tmp_path / "before.npz").profile.power == 1.0
+    np.savez(tmp_path / "zero.npz", **{**content, "profile_power": np.zeros(1)})
+    assert adapter.load(SHIPPED_MODEL, 384, tmp_path / "zero.npz") is None
+
+
 def test_the_shipped_weights_load_for_their_model_only():
     shipped = adapter.load(SHIPPED_MODEL, 384)
     assert shipped is not None and shipped.matrix.shape == (384, 384) and shipped.matrix.dtype == np.float32

@@ -162,12 +162,31 @@ def test_a_map_ranking_below_plain_e5_on_any_held_out_column_is_named():
 def test_the_penalty_and_share_chosen_keep_third_person_and_questions_about_others():
     from training import adapter as A
 
-    validated = {(None, 0.0): (0.3, 0.3, 0.3, 0.95),
-                 (0.1, 0.5): (0.5, 0.7, 0.85, 0.94),  # the best own vault, but loses questions to plain e5
-                 (0.3, 0.5): (0.45, 0.65, 0.85, 0.96),
-                 (0.3, 0.0): (0.6, 0.6, 0.7, 0.99)}  # the best own vault, but third person below 0.80
-    assert A.choose(validated) == (0.3, 0.5)
-    assert A.choose({(None, 0.0): (0.3, 0.3, 0.3, 0.95), (0.1, 0.5): (0.5, 0.7, 0.85, 0.94)}) is None
+    validated = {A.PLAIN: (0.3, 0.3, 0.3, 0.95),
+                 (0.1, 0.5, 1.0): (0.5, 0.7, 0.85, 0.94),  # the best own vault, but loses questions to plain e5
+                 (0.3, 0.5, 1.0): (0.45, 0.65, 0.85, 0.96),
+                 (0.3, 0.0, 1.0): (0.6, 0.6, 0.7, 0.99)}  # the best own vault, but third person below 0.80
+    assert A.choose(validated) == (0.3, 0.5, 1.0)
+    assert A.choose({A.PLAIN: (0.3, 0.3, 0.3, 0.95), (0.1, 0.5, 1.0): (0.5, 0.7, 0.85, 0.94)}) is None
+
+
+def test_the_personal_floor_is_the_highest_that_costs_neither_vault_more_than_the_margin():
+    # 2026-11-29's folds: the own vault alone would take 0.35; among sentences about others it
+    # costs 0.20 there, and 0.05 at 0.3.
+    by_floor = {0.2: (0.43, 0.93), 0.25: (0.43, 0.93), 0.3: (0.43, 0.88), 0.35: (0.42, 0.73), 0.4: (0.38, 0.54)}
+    assert floors.highest_within(by_floor) == 0.25
+    assert floors.highest_within({f: (own,) for f, (own, _) in by_floor.items()}) == 0.35
+
+
+def test_of_own_vaults_within_the_tie_the_best_third_person_is_chosen():
+    from training import adapter as A
+
+    validated = {A.PLAIN: (0.3, 0.3, 0.3, 0.95),
+                 (0.3, 0.5, 1.0): (0.45, 0.65, 0.85, 0.96),  # the best own vault: 0.55
+                 (0.3, 0.5, 0.75): (0.46, 0.63, 0.93, 0.96),  # 0.545: within the tie, a better third person
+                 (0.3, 0.5, 0.5): (0.44, 0.64, 0.99, 0.96)}  # 0.54: outside it
+    assert A.choose(validated) == (0.3, 0.5, 0.75)
+    assert A.choose({k: v for k, v in validated.items() if k[2] != 0.75}) == (0.3, 0.5, 1.0)
 
 
 def test_no_held_out_question_or_its_sentence_trains_the_questions_group():

@@ -7,9 +7,10 @@ draft's):
 - a linear map: one 384x384 matrix W (contrastive, an L2 penalty pulling W towards the
   identity), the vector normalised again;
 - a life-domain profile: a softmax over the training data's life domains (diet, work, pets,
-  ...) read off the vector by a linear model, normalised. A request and the facts it needs
-  share a profile even when they share neither words nor a close e5 vector ("What should I
-  order at the sushi place tonight?" and "Is vegetarian" both read as diet).
+  ...) read off the vector by a linear model, each probability raised to a power (below 1 it
+  lets a request read as two domains match the facts of both), normalised. A request and the
+  facts it needs share a profile even when they share neither words nor a close e5 vector
+  ("What should I order at the sushi place tonight?" and "Is vegetarian" both read as diet).
 The two are joined into one vector, the profile's part weighted so that the dot product of two
 joined vectors is (cosine of the maps + SHARE x the profiles' product) / (1 + SHARE), the
 profiles' product being their cosine scaled by how surely each is about the user's life: recall
@@ -38,25 +39,31 @@ WEIGHTS = Path(__file__).parents[1] / "data" / "meaning_adapter.npz"
 @dataclass(frozen=True)
 class Profile:
     """Life-domain probabilities from a vector: softmax(((v - mean) / scale) @ weights + bias),
-    over the user's domains and classes that are none of them (other people, the world)."""
+    over the user's domains and classes that are none of them (other people, the world); each
+    raised to `power` before the direction is taken."""
     mean: np.ndarray  # (dim,)
     scale: np.ndarray  # (dim,)
     weights: np.ndarray  # (dim, classes)
     bias: np.ndarray  # (classes,)
     mine: np.ndarray  # (classes,) 1 for a domain of the user's life, 0 for the others
     share: float  # the profile's cosine counts this much beside the map's
+    power: float = 1.0  # weights of before 2026-11-29 (the benchmark reads them) have none: 1
 
     def apply(self, vectors: np.ndarray) -> np.ndarray:
-        """(n, dim) -> (n, domains): the user's domains' probabilities as a direction, as long as
-        their sum (the chance that the text is about the user's life at all): a sentence about
-        someone else or a question about the world has almost no profile to match."""
+        """(n, dim) -> (n, domains): the user's domains' probabilities, to the power, as a
+        direction, as long as their sum (the chance that the text is about the user's life at
+        all): a sentence about someone else or a question about the world has almost no profile
+        to match."""
         z = ((np.asarray(vectors, dtype=np.float32) - self.mean) / self.scale) @ self.weights + self.bias
         z = np.exp(z - z.max(axis=-1, keepdims=True))
         domains = (z / z.sum(axis=-1, keepdims=True))[:, self.mine > 0]
-        return unit_rows(domains) * domains.sum(axis=-1, keepdims=True)
+        return unit_rows(domains ** np.float32(self.power)) * domains.sum(axis=-1, keepdims=True)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.mean, self.scale, self.weights, self.bias, self.mine, np.array([self.share], dtype=np.float32)
+        """Every weight, the power only when it is not 1 (so weights of before keep their name)."""
+        power = () if self.power == 1.0 else (np.array([self.power], dtype=np.float32),)
+        share = np.array([self.share], dtype=np.float32)
+        return self.mean, self.scale, self.weights, self.bias, self.mine, share, *power
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,8 @@ def load(model_id: str, dim: int, path: Path | None = None) -> Adapter | None:
         profile = None
         if "profile_weights" in arrays:
             profile = Profile(arrays["profile_mean"], arrays["profile_scale"], arrays["profile_weights"],
-                              arrays["profile_bias"], arrays["profile_mine"], float(arrays["profile_share"][0]))
+                              arrays["profile_bias"], arrays["profile_mine"], float(arrays["profile_share"][0]),
+                              float(arrays["profile_power"][0]) if "profile_power" in arrays else 1.0)
         adapter = Adapter(model, arrays["matrix"], profile)
     except (OSError, EOFError, ValueError, KeyError, IndexError, zipfile.BadZipFile) as exc:
         log.warning("the meaning adapter did not load (%s); vectors are compared as the model made them",
@@ -121,4 +129,4 @@ def _well_formed(adapter: Adapter, dim: int) -> bool:
     p = adapter.profile
     return p is None or (p.mean.shape == p.scale.shape == (dim,) and p.weights.ndim == 2
                          and p.weights.shape[0] == dim and p.bias.shape == p.mine.shape == (p.weights.shape[1],)
-                         and bool((p.scale > 0).all()) and bool((p.mine > 0).any()) and p.share >= 0)
+                         and bool((p.scale > 0).all()) and bool((p.mine > 0).any()) and p.share >= 0 and p.power > 0)

@@ -33,12 +33,13 @@ MAX_QUERY_CHARS = 300
 # request's own fact and the best of other facts are far apart, unlike e5's own (crowded into
 # 0.7-0.9). Chosen by
 # `python -m training.floors` on the training split of our own data only (the personal floor by
-# cross-validation of the adapter over training domains; the others the lowest with at most 10%
+# cross-validation of the adapter over training domains, in a vault of the user's facts and among
+# sentences about other people; the others the lowest with at most 10%
 # of the unrelated training requests pulling a memory), never on LoCoMo or held-out data; they
 # move with the adapter, so choose them again after training it. A floor alone cannot tell an
 # unrelated request from a paraphrase: the context gate (context_gate.py) decides whether a
 # draft wants personal context at all.
-PERSONAL_MIN_COSINE = 0.3  # a draft that does: memories this close in meaning
+PERSONAL_MIN_COSINE = 0.25  # a draft that does: memories this close in meaning
 MIN_COSINE = 0.7  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known),
 # and as close as MIN_COSINE for a draft the gate finds about the world.
