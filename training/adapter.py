@@ -135,6 +135,12 @@ def training_domains() -> list[str]:
     return [d.name for d in R.DOMAINS]
 
 
+def training_sentences() -> list[str]:
+    """Every training domain's sentences about other people: the third-person vault of the folds."""
+    names = set(training_domains())
+    return [s for d, s in R.third_person() if d in names]
+
+
 def material(domains: set[str], leave_out=lambda kind, language, position: False) -> Material:
     """The training split's requests, facts and third-person sentences of `domains`, less those
     `leave_out(kind, language, position among the domain's training texts of that language)` names."""
@@ -264,7 +270,7 @@ def cross_validated(space: E.Space, model_id: str, penalties=PENALTIES, shares=S
     third-person sentences, questions about other people of the unseen subjects)}; (None, 0, 1):
     plain e5; share 0 (no profile) once, at power 1."""
     hits: dict = {}
-    others = [s for d, s in R.third_person() if d in set(training_domains())]
+    others = training_sentences()
     for train, cases in folds():
         left_out = set(training_domains()) - {d for _, d in train.requests}
         asked = [q for q in R.questions() if q.domain in left_out and not q.held_out]
@@ -331,9 +337,7 @@ def same_adapter(a: Adapter, b: Adapter, space: E.Space) -> bool:
 
 def write(adapter: Adapter, record: dict) -> None:
     WEIGHTS.parent.mkdir(parents=True, exist_ok=True)
-    names = ("profile_mean", "profile_scale", "profile_weights", "profile_bias", "profile_mine", "profile_share",
-             "profile_power")
-    profile = dict(zip(names, adapter.profile.arrays())) if adapter.profile else {}
+    profile = adapter.profile.saved() if adapter.profile else {}
     np.savez_compressed(WEIGHTS, model=np.array(adapter.model), matrix=adapter.matrix, **profile,
                         sources=np.array(json.dumps(record, ensure_ascii=False)))
 

@@ -62,7 +62,7 @@ def personal_floor(space: E.Space, model_id: str, mapped: bool = True,
     split's own vault), and its fact among every training domain's sentences about other people
     (its third-person vault). A request finds its fact when fewer than 5 others score above it
     and it is at least the floor close."""
-    others = [s for d, s in R.third_person() if d in set(A.training_domains())]
+    others = A.training_sentences()
     hits: dict[float, tuple[list[bool], list[bool]]] = {f: ([], []) for f in grid}
     for train, cases in A.folds():
         score = E.by_adapter(A.fitted(space, model_id, train) if mapped else None)
@@ -70,8 +70,8 @@ def personal_floor(space: E.Space, model_id: str, mapped: bool = True,
         for i, (request, _, vault, _) in enumerate(cases):
             s = score(space.q([request]), space.p(vault))[0]
             for floor in grid:
-                hits[floor][0].append(bool((s[1:] > s[0]).sum() < 5 and s[0] >= floor))
-                hits[floor][1].append(bool((third[i] > s[0]).sum() < 5 and s[0] >= floor))
+                hits[floor][0].append(bool((s[1:] > s[0]).sum() < E.K and s[0] >= floor))
+                hits[floor][1].append(bool((third[i] > s[0]).sum() < E.K and s[0] >= floor))
     return {floor: (float(np.mean(own)), float(np.mean(third))) for floor, (own, third) in hits.items()}
 
 
@@ -79,7 +79,7 @@ def highest_within(by_floor: dict[float, tuple[float, ...]], margin: float = 0.0
     """The highest floor within `margin` of the best hit@5 on every vault: a floor that costs the
     own vault nothing can still cost the fact among sentences about other people, which score
     lower in the adapter's space."""
-    best = [max(hits[i] for hits in by_floor.values()) for i in range(len(next(iter(by_floor.values()))))]
+    best = [max(vault) for vault in zip(*by_floor.values())]
     return max(f for f, hits in by_floor.items() if all(h >= b - margin for h, b in zip(hits, best)))
 
 

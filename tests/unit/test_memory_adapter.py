@@ -79,9 +79,7 @@ def test_a_power_below_one_lets_a_text_read_as_two_domains_match_the_facts_of_bo
 def test_the_power_is_saved_with_the_weights_and_read_as_1_when_they_have_none(tmp_path):
     p = Profile(np.zeros(384, np.float32), np.ones(384, np.float32), np.ones((384, 3), np.float32),
                 np.zeros(3, np.float32), np.ones(3, np.float32), 0.5, 0.75)
-    names = ("profile_mean", "profile_scale", "profile_weights", "profile_bias", "profile_mine", "profile_share",
-             "profile_power")
-    content = {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(384), **dict(zip(names, p.arrays()))}
+    content = {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(384), **p.saved()}
     np.savez(tmp_path / "with.npz", **content)
     assert adapter.load(SHIPPED_MODEL, 384, tmp_path / "with.npz").profile.power == 0.75
     np.savez(tmp_path / "before.npz", **{k: v for k, v in content.items() if k != "profile_power"})

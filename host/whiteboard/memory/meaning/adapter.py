@@ -34,6 +34,9 @@ import numpy as np
 
 log = logging.getLogger("whiteboard.memory.meaning.adapter")
 WEIGHTS = Path(__file__).parents[1] / "data" / "meaning_adapter.npz"
+# The profile's arrays in the weights file, in Profile.arrays()'s order
+PROFILE_KEYS = ("profile_mean", "profile_scale", "profile_weights", "profile_bias", "profile_mine", "profile_share",
+                "profile_power")
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,10 @@ class Profile:
         power = () if self.power == 1.0 else (np.array([self.power], dtype=np.float32),)
         share = np.array([self.share], dtype=np.float32)
         return self.mean, self.scale, self.weights, self.bias, self.mine, share, *power
+
+    def saved(self) -> dict[str, np.ndarray]:
+        """The arrays as the weights file names them (PROFILE_KEYS)."""
+        return dict(zip(PROFILE_KEYS, self.arrays()))
 
 
 @dataclass(frozen=True)
