@@ -88,6 +88,46 @@ def test_the_power_is_saved_with_the_weights_and_read_as_1_when_they_have_none(t
     assert adapter.load(SHIPPED_MODEL, 384, tmp_path / "zero.npz") is None
 
 
+def hidden_profile(**changes) -> Profile:
+    # Three ReLU units (x0, -x0, x1) and two domains: "far from 0 on the first axis", and "the
+    # second axis". A linear read gives (1, 0) and (-1, 0) opposite leanings; the hidden layer
+    # reads both as the first domain.
+    fields = {"hidden_weights": np.array([[1, -1, 0], [0, 0, 1]], np.float32), "hidden_bias": np.zeros(3, np.float32)}
+    return Profile(np.zeros(2, np.float32), np.ones(2, np.float32), np.array([[4, 0], [4, 0], [0, 4]], np.float32),
+                   np.zeros(2, np.float32), np.ones(2, np.float32), 1.0, 1.0, **{**fields, **changes})
+
+
+def test_a_hidden_layer_reads_a_domain_that_no_linear_read_can():
+    read = hidden_profile().apply(unit([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]]))
+    assert read[0] @ read[1] > 0.99 and read[0] @ read[2] < 0.05
+    linear = Profile(np.zeros(2, np.float32), np.ones(2, np.float32), np.array([[4, -4], [0, 0]], np.float32),
+                     np.zeros(2, np.float32), np.ones(2, np.float32), 1.0).apply(unit([[1.0, 0.0], [-1.0, 0.0]]))
+    assert linear[0] @ linear[1] < 0.05
+    other = hidden_profile(hidden_weights=np.array([[1, -1, 0], [0, 0, 2]], np.float32))
+    assert Adapter("m", np.eye(2, dtype=np.float32), hidden_profile()).name != Adapter(
+        "m", np.eye(2, dtype=np.float32), other).name
+
+
+def test_the_hidden_layer_is_saved_with_the_weights_and_a_broken_one_is_refused(tmp_path):
+    dim = 384
+    p = Profile(np.zeros(dim, np.float32), np.ones(dim, np.float32), np.ones((8, 3), np.float32),
+                np.zeros(3, np.float32), np.ones(3, np.float32), 0.5, 0.75, np.ones((dim, 8), np.float32),
+                np.zeros(8, np.float32))
+    content = {"model": np.array(SHIPPED_MODEL), "matrix": np.eye(dim), **p.saved()}
+    np.savez(tmp_path / "with.npz", **content)
+    loaded = adapter.load(SHIPPED_MODEL, dim, tmp_path / "with.npz")
+    assert loaded.profile.hidden_weights.shape == (dim, 8) and loaded.name == Adapter(SHIPPED_MODEL, np.eye(
+        dim, dtype=np.float32), p).name
+    for name, broken in [("no bias", {k: v for k, v in content.items() if k != "profile_hidden_bias"}),
+                         ("no weights", {k: v for k, v in content.items() if k != "profile_hidden_weights"}),
+                         ("another width", {**content, "profile_hidden_bias": np.zeros(9)}),
+                         ("a scalar bias", {**content, "profile_hidden_bias": np.zeros(())}),
+                         ("a linear read's weights", {**content, "profile_weights": np.ones((dim, 3))}),
+                         ("not finite", {**content, "profile_hidden_weights": np.full((dim, 8), np.inf)})]:
+        np.savez(tmp_path / "broken.npz", **broken)
+        assert adapter.load(SHIPPED_MODEL, dim, tmp_path / "broken.npz") is None, name
+
+
 def test_the_shipped_weights_load_for_their_model_only():
     shipped = adapter.load(SHIPPED_MODEL, 384)
     assert shipped is not None and shipped.matrix.shape == (384, 384) and shipped.matrix.dtype == np.float32
@@ -337,3 +377,4 @@ def test_the_profile_trainer_learns_domains_from_requests_and_facts():
     profile = train_adapter.fit_profile(space, material, share=1.0)
     seen = profile.apply(np.array([queries["qa11"], passages["fa11"], passages["fb11"]], dtype=np.float32))
     assert seen[0] @ seen[1] > 0.9 > 0.3 > seen[0] @ seen[2]
+
