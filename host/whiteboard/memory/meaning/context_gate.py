@@ -29,8 +29,9 @@ log = logging.getLogger("whiteboard.memory.meaning.context_gate")
 WEIGHTS = Path(__file__).with_name("context_gate.json")
 # The fallback's gate: the same model over e5's own vectors, for when the adapter is missing.
 FALLBACK_WEIGHTS = Path(__file__).with_name("context_gate_e5.json")
-# A draft scoring under this is about the world: every training request wanting context
-# scores over 0.9, 87% of the unrelated ones under it (docs/memory.md, "Floors").
+# A draft scoring under a gate's `world_below` is about the world: `python -m training.gate`
+# chooses it under every training request wanting context (docs/memory.md, "Floors"). Gates
+# of before 2026-11-29 (the benchmark reads them) have none: this.
 WORLD_BELOW = 0.02
 
 
@@ -40,6 +41,7 @@ class ContextGate:
     weights: np.ndarray
     bias: float
     threshold: float  # a draft scoring at least this wants personal context
+    world_below: float = WORLD_BELOW  # a draft scoring under this is about the world
 
     def score(self, query_vector: np.ndarray) -> float | None:
         """The probability that the draft wants personal context, 0..1; None for a vector of
@@ -55,7 +57,7 @@ class ContextGate:
 
     def about_the_world(self, query_vector: np.ndarray) -> bool:
         score = self.score(query_vector)
-        return score is not None and score < WORLD_BELOW
+        return score is not None and score < self.world_below
 
 
 def load(model_id: str, path: Path = WEIGHTS) -> ContextGate | None:
@@ -63,10 +65,11 @@ def load(model_id: str, path: Path = WEIGHTS) -> ContextGate | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         gate = ContextGate(str(data["model"]), np.asarray(data["weights"], dtype=np.float32),
-                           float(data["bias"]), float(data["threshold"]))
+                           float(data["bias"]), float(data["threshold"]), float(data.get("world_below", WORLD_BELOW)))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning("the context gate did not load (%s); recall by meaning uses its plain floor", type(exc).__name__)
         return None
-    if gate.model != model_id or gate.weights.ndim != 1 or not np.isfinite(gate.weights).all():
+    if (gate.model != model_id or gate.weights.ndim != 1 or not np.isfinite(gate.weights).all()
+            or not 0 <= gate.world_below < gate.threshold):
         return None
     return gate

@@ -40,7 +40,7 @@ MAX_QUERY_CHARS = 300
 # unrelated request from a paraphrase: the context gate (context_gate.py) decides whether a
 # draft wants personal context at all.
 PERSONAL_MIN_COSINE = 0.25  # a draft that does: memories this close in meaning
-MIN_COSINE = 0.7  # any other draft: only memories this close
+MIN_COSINE = 0.65  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known),
 # and as close as MIN_COSINE for a draft the gate finds about the world.
 CONFIRM_COSINE = 0.1

@@ -43,8 +43,9 @@ MEANING_WEIGHT = 1.5
 # app?" put "Native Hindi speaker, English is second language" (8.5) above "Prefers TypeScript
 # over JavaScript" (test_draft_meaning.py). On the 44 domains of 2026-11-28 it is 10, which keeps
 # the hybrid above words alone on LoCoMo 6-10 (0.546 against 0.539; 0.523 with plain fusion); with
-# the profile's power of 2026-11-29, 12.
-STRONG_WORDS: float | None = 12.0
+# the profile's power of 2026-11-29, 12; with twice the requests and the profile's hidden layer
+# (the same day), 10 again.
+STRONG_WORDS: float | None = 10.0
 # The weight of the ranking found with the configured model's rewrite of the draft into kinds of
 # fact (meaning/rewrite.py), when the user turned it on and it was ready at Enter: full text's
 # weight, not chosen on data (no real model is reachable where it was built; docs/memory.md).
