@@ -18,7 +18,7 @@ Two parts (adapter.py joins them into one vector):
 - the life-domain profile: a softmax regression from the standardised vector, through HIDDEN
   ReLU units, to the training domains and to two classes that are none of the user's (other
   people, the world), over the training requests, facts, third-person sentences and world
-  questions (PROFILE_L2: L2, full-batch Adam steps and rate; the hidden layer's weights start
+  questions (PROFILE_FIT: L2, full-batch Adam steps and rate; the hidden layer's weights start
   from a fixed seed, the rest from zero), its probabilities raised to POWER, counted SHARE times
   beside the map's cosine.
 No randomness but that seed. `--validate` prints, per penalty, share, power and hidden width,
@@ -69,7 +69,7 @@ QUESTIONS_WEIGHT = 1.0
 # The profile's read: HIDDEN ReLU units (HIDDENS: --validate's choices, 0 a linear read), each
 # read's (L2, Adam steps, rate)
 HIDDEN, HIDDENS = 512, (0, 512)
-PROFILE_L2, LINEAR_L2 = (1e-3, 300, 0.01), (1e-2, 500, 0.05)
+PROFILE_FIT, LINEAR_FIT = (1e-3, 300, 0.01), (1e-2, 500, 0.05)
 CHECK_TOLERANCE, PROFILE_TOLERANCE = 5e-3, 0.02
 FOLDS = 4
 THIRD_PERSON_TARGET = 0.80
@@ -205,7 +205,7 @@ def fit_profile(space: E.Space, m: Material, share: float, power: float = POWER,
     y = np.eye(len(domains), dtype=f32)[[domains.index(d) for _, d in labelled]]
     mean, scale = x.mean(axis=0), x.std(axis=0)
     z = ((x - mean) / scale).astype(f32)
-    l2, steps, rate = PROFILE_L2 if hidden else LINEAR_L2
+    l2, steps, rate = PROFILE_FIT if hidden else LINEAR_FIT
     read = [np.random.default_rng(0).normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)).astype(f32),
             np.zeros(hidden, f32)] if hidden else []
     params = read + [np.zeros((hidden or x.shape[1], len(domains)), f32), np.zeros(len(domains), f32)]
