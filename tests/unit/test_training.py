@@ -108,12 +108,13 @@ def test_no_training_request_wanting_context_reads_as_about_the_world():
 
 
 def test_a_check_fails_on_other_weights_or_other_sources():
-    made = gate.document("model+adapter-x", np.array([0.5, -0.25]), 0.125, {"command": "c", "sources": []})
+    made = gate.document("model+adapter-x", np.array([0.5, -0.25]), 0.125, {"command": "c", "sources": []}, 0.05)
     requests = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
     assert gate.same_document(made, json.loads(json.dumps(made)), requests)
     assert gate.same_document(made, {**made, "weights": [0.51, -0.25]}, requests)  # another CPU's drift
     assert not gate.same_document(made, {**made, "weights": [1.0, -0.25]}, requests)
     assert not gate.same_document(made, {**made, "sources": {"command": "c", "sources": [{"name": "other"}]}}, requests)
+    assert not gate.same_document(made, {**made, "world_below": 0.02}, requests)  # another band
     matrix = np.eye(3, dtype=np.float32)
     assert adapter.same_matrix(matrix, matrix + adapter.CHECK_TOLERANCE / 2)
     assert not adapter.same_matrix(matrix, matrix + 10 * adapter.CHECK_TOLERANCE)
