@@ -280,6 +280,23 @@ def folds() -> list[tuple[Material, list[tuple[str, str, list[str], bool]]]]:
     return out
 
 
+def ranked(space: E.Space, score: E.Scorer, cases: list, others: list[str]) -> list[tuple[float, int, int]]:
+    """Per fold case (request, fact, vault, subject) as `folds` gives them: (its fact's score, how
+    many of the vault's other facts and how many of `others` score above it), from one score
+    matrix for the fold."""
+    requests = list(dict.fromkeys(c[0] for c in cases))
+    stored = list(dict.fromkeys([t for c in cases for t in c[2]] + others))
+    row, column = {t: i for i, t in enumerate(requests)}, {t: i for i, t in enumerate(stored)}
+    third = np.array([column[t] for t in others])
+    scores = score(space.q(requests), space.p(stored))
+    out = []
+    for request, fact, vault, _ in cases:
+        s = scores[row[request]]
+        own = s[column[fact]]
+        out.append((float(own), int((s[[column[t] for t in vault[1:]]] > own).sum()), int((s[third] > own).sum())))
+    return out
+
+
 def cross_validated(space: E.Space, model_id: str, penalties=PENALTIES, shares=SHARES, powers=POWERS,
                     hiddens=HIDDENS) -> dict:
     """{(penalty, share, power, hidden): (hit@5 own vault unseen subjects, unseen phrasings, among
@@ -301,19 +318,12 @@ def cross_validated(space: E.Space, model_id: str, penalties=PENALTIES, shares=S
                     for hidden, profile in profiles.items():
                         joined = replace(profile, share=share, power=power)
                         scorers[(penalty, share, power, hidden)] = E.by_adapter(Adapter(model_id, w, joined))
-        requests = list(dict.fromkeys(c[0] for c in cases))
-        stored = list(dict.fromkeys([t for c in cases for t in c[2]] + others))
-        row, column = {t: i for i, t in enumerate(requests)}, {t: i for i, t in enumerate(stored)}
-        third = np.array([column[t] for t in others])
         for key, score in scorers.items():
             found = hits.setdefault(key, ([], [], [], []))
-            scores = score(space.q(requests), space.p(stored))
             found[3].extend(E.question_hits(space, (score,), asked, others))
-            for request, fact, vault, subject in cases:
-                s = scores[row[request]]
-                own = s[column[fact]]
-                found[0 if subject else 1].append(bool((s[[column[t] for t in vault[1:]]] > own).sum() < E.K))
-                found[2].append(bool((s[third] > own).sum() < E.K))
+            for (_, _, _, subject), (_, in_vault, in_third) in zip(cases, ranked(space, score, cases, others)):
+                found[0 if subject else 1].append(in_vault < E.K)
+                found[2].append(in_third < E.K)
     return {k: tuple(float(np.mean(h)) if h else 0.0 for h in found) for k, found in hits.items()}
 
 

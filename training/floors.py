@@ -66,12 +66,10 @@ def personal_floor(space: E.Space, model_id: str, mapped: bool = True,
     hits: dict[float, tuple[list[bool], list[bool]]] = {f: ([], []) for f in grid}
     for train, cases in A.folds():
         score = E.by_adapter(A.fitted(space, model_id, train) if mapped else None)
-        third = score(space.q([c[0] for c in cases]), space.p(others))
-        for i, (request, _, vault, _) in enumerate(cases):
-            s = score(space.q([request]), space.p(vault))[0]
+        for own, in_vault, in_third in A.ranked(space, score, cases, others):
             for floor in grid:
-                hits[floor][0].append(bool((s[1:] > s[0]).sum() < E.K and s[0] >= floor))
-                hits[floor][1].append(bool((third[i] > s[0]).sum() < E.K and s[0] >= floor))
+                hits[floor][0].append(in_vault < E.K and own >= floor)
+                hits[floor][1].append(in_third < E.K and own >= floor)
     return {floor: (float(np.mean(own)), float(np.mean(third))) for floor, (own, third) in hits.items()}
 
 
