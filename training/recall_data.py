@@ -32,6 +32,8 @@ class Domain:
     requests: dict[str, tuple[str, ...]]
     others: tuple[str, ...]  # about {n}, a named other person
     questions: tuple[tuple[int, str], ...]  # (i, a question about {n} that others[i] answers)
+    # per language: (a request, the positions in that language's facts of those it needs)
+    specific: dict[str, tuple[tuple[str, tuple[int, ...]], ...]]
 
 
 DATA = Path(__file__).parent / "data" / "recall"
@@ -41,7 +43,9 @@ def _domain(path: Path) -> Domain:
     body = json.loads(path.read_text(encoding="utf-8"))
     return Domain(body["name"], {k: tuple(v) for k, v in body["facts"].items()},
                   {k: tuple(v) for k, v in body["requests"].items()}, tuple(body["others"]),
-                  tuple((int(i), q) for i, q in body.get("questions", ())))
+                  tuple((int(i), q) for i, q in body.get("questions", ())),
+                  {k: tuple((r, tuple(int(i) for i in needs)) for r, needs in v)
+                   for k, v in body.get("specific", {}).items()})
 
 
 # One file per domain, in the order of their numbers (the order names the third-person sentences'
@@ -91,6 +95,33 @@ def pairs() -> list[Pair]:
                     held = held_request(d, lang, request)
                     out += [Pair(d.name, request, lang, fact, fact_lang, held) for fact in d.facts[fact_lang]
                             if held_fact(d, fact_lang, fact) == held]
+    return out
+
+
+@dataclass(frozen=True)
+class Specific:
+    """A request that needs one of its domain's facts (or a few) and not the domain's others in
+    its language: a label within a subject ("How warm should the vivarium be at night?" needs
+    the snake, not the cats)."""
+    domain: str
+    request: str
+    language: str
+    needs: tuple[str, ...]
+    rest: tuple[str, ...]  # the domain's other facts in the request's language
+    held_out: bool
+
+
+def specific() -> list[Specific]:
+    """Every domain's within-subject requests. Held out: those that need held-out facts (the
+    README's rule puts them last and never mixes the two)."""
+    out = []
+    for d in DOMAINS:
+        for lang, items in d.specific.items():
+            facts = d.facts[lang]
+            for request, positions in items:
+                needs = tuple(facts[i] for i in positions)
+                out.append(Specific(d.name, request, lang, needs, tuple(f for f in facts if f not in needs),
+                                    held_fact(d, lang, needs[0])))
     return out
 
 
@@ -160,14 +191,29 @@ def own_vault(pair: Pair, pool: list[str] | None = None) -> list[str]:
     drawn by a seed made of the pair's texts, so every run and every method sees the same vault."""
     if pool is None:
         pool = [f for d, lang, f in facts(held_out=True) if lang == pair.fact_language and d != pair.domain]
-    seed = int.from_bytes(hashlib.sha256(f"{pair.request}\n{pair.fact}".encode()).digest()[:8], "big")
-    order = sorted(pool, key=lambda f: hashlib.sha256(f"{seed}\n{f}".encode()).digest())
-    return [pair.fact, *order[:VAULT - 1]]
+    return [pair.fact, *_drawn(f"{pair.request}\n{pair.fact}", pool, VAULT - 1)]
+
+
+def subject_vault(s: Specific, fact: str, pool: list[str] | None = None, rest: list[str] | None = None) -> list[str]:
+    """A within-subject request's vault for one fact it needs: that fact first, then its
+    domain's facts it does not need (all of them, trained on or not; or `rest`), then held-out
+    facts of other domains in its language (or of `pool`) up to VAULT."""
+    if pool is None:
+        pool = [f for d, lang, f in facts(held_out=True) if lang == s.language and d != s.domain]
+    rest = list(s.rest) if rest is None else rest
+    return [fact, *rest, *_drawn(f"{s.request}\n{fact}", pool, VAULT - 1 - len(rest))]
+
+
+def _drawn(seed_text: str, pool: list[str], n: int) -> list[str]:
+    """n of `pool` drawn by a seed made of `seed_text`: every run and method sees the same."""
+    seed = int.from_bytes(hashlib.sha256(seed_text.encode()).digest()[:8], "big")
+    return sorted(pool, key=lambda f: hashlib.sha256(f"{seed}\n{f}".encode()).digest())[:n]
 
 
 def digest() -> str:
     body = json.dumps(
-        [[d.name, d.facts, d.requests, d.others, d.questions] for d in DOMAINS] + [WORLD],
+        [[d.name, d.facts, d.requests, d.others, d.questions, *([d.specific] if d.specific else [])]
+         for d in DOMAINS] + [WORLD],
         ensure_ascii=False,
         sort_keys=True,
     )
