@@ -6,7 +6,10 @@ Two vaults per held-out pair, both ranked by cosine only (no floor, no gate: the
 floors are judged apart):
 - own vault: the fact among 39 of the same user's other facts (held-out facts of other domains
   in the fact's language: recall_data.own_vault; the issue's "user's other facts as distractors");
-- third person: the fact among the sentences about named other people, every domain's.
+- third person: the fact among the sentences about named other people, every domain's;
+- within a subject: a labelled request (recall_data.specific) with each fact it needs, among its
+  domain's facts it does not need in its language and other domains' held-out facts (40 in all:
+  recall_data.subject_vault), the shape of a vault that holds years of one subject.
 A pair counts as found when its fact is in the top 5. Beside them, the held-out questions about
 other people (recall_data.questions): each question's sentence among every third-person sentence
 but its namesakes, the shape of a diary-like vault such as LoCoMo's.
@@ -50,7 +53,7 @@ def embedded(model) -> Space:
     """Requests and world questions as drafts ("query"), facts and third-person sentences as
     memories ("passage": both prefixes summed, as the vault stores them). Once per process:
     the trainers and their tests share them."""
-    requests = list(dict.fromkeys(p.request for p in R.pairs()))
+    requests = list(dict.fromkeys([p.request for p in R.pairs()] + [s.request for s in R.specific()]))
     stored = [f for _, _, f in R.facts()] + [s for _, s in R.third_person()]
     world = R.world(False) + R.world(True)
     asked = [q.question for q in R.questions()]
@@ -90,9 +93,10 @@ def held_out(space: Space, *scorers: Scorer, split_held: bool = True) -> dict:
     """hit@5 by cosine alone on the held-out pairs (or the training pairs): own vault per
     request language and in all, third person in all. Several scorers: their rankings fused."""
     pairs = [p for p in R.pairs() if p.held_out == split_held]
+    labelled = [s for s in R.specific() if s.held_out == split_held]
     stored = [f for _, _, f in R.facts()] + [s for _, s in R.third_person()]
     column = {t: i for i, t in enumerate(stored)}
-    requests = list(dict.fromkeys(p.request for p in pairs))
+    requests = list(dict.fromkeys([p.request for p in pairs] + [s.request for s in labelled]))
     row = {t: i for i, t in enumerate(requests)}
     scores = [scorer(space.q(requests), space.p(stored)) for scorer in scorers]
     others = np.array([column[s] for _, s in R.third_person()])
@@ -103,9 +107,12 @@ def held_out(space: Space, *scorers: Scorer, split_held: bool = True) -> dict:
         r, f = row[p.request], column[p.fact]
         own_hits.setdefault(p.request_language, []).append(_hit([s[r, vault] for s in scores]))
         third_hits.append(_hit([s[r, np.r_[f, others]] for s in scores]))
+    subject_hits = [_hit([s[row[x.request], [column[t] for t in R.subject_vault(x, fact)]] for s in scores])
+                    for x in labelled for fact in x.needs]
     every = [h for hs in own_hits.values() for h in hs]
     return {"own": {lang: float(np.mean(hs)) for lang, hs in sorted(own_hits.items())},
             "own_all": float(np.mean(every)), "third": float(np.mean(third_hits)), "pairs": len(pairs),
+            "subject": float(np.mean(subject_hits)) if subject_hits else None,
             "questions": asked_about_others(space, scorers, split_held)}
 
 
@@ -145,6 +152,8 @@ def worse_than_plain(ours: dict, plain: dict) -> list[str]:
         out.append(f"own vault {ours['own_all']:.3f} < {plain['own_all']:.3f}")
     if ours["third"] < plain["third"]:
         out.append(f"third person {ours['third']:.3f} < {plain['third']:.3f}")
+    if ours.get("subject") is not None and ours["subject"] < plain["subject"]:
+        out.append(f"within a subject {ours['subject']:.3f} < {plain['subject']:.3f}")
     if ours.get("questions") is not None and ours["questions"] < plain["questions"]:
         out.append(f"questions about others {ours['questions']:.3f} < {plain['questions']:.3f}")
     return out
@@ -153,4 +162,5 @@ def worse_than_plain(ours: dict, plain: dict) -> list[str]:
 def line(name: str, r: dict) -> str:
     langs = " ".join(f"{lang} {v:.2f}" for lang, v in r["own"].items())
     asked = "" if r.get("questions") is None else f"; questions about others {r['questions']:.3f}"
-    return f"{name}: own vault {r['own_all']:.3f} ({langs}); third person {r['third']:.3f}{asked}"
+    within = "" if r.get("subject") is None else f"; within a subject {r['subject']:.3f}"
+    return f"{name}: own vault {r['own_all']:.3f} ({langs}); third person {r['third']:.3f}{asked}{within}"

@@ -372,7 +372,8 @@ def variants(model) -> dict:
                 loaded = load_adapter(model.model_id, model.dim, weights)
                 gate = json.loads(gate_file.read_text())
                 gate = context_gate.ContextGate(gate["model"], np.asarray(gate["weights"], dtype=np.float32),
-                                                float(gate["bias"]), float(gate["threshold"]))
+                                                float(gate["bias"]), float(gate["threshold"]),
+                                                float(gate.get("world_below", context_gate.WORLD_BELOW)))
         except (OSError, subprocess.CalledProcessError, KeyError, ValueError):
             continue  # not a git checkout, or history cut short
         if loaded is not None:
@@ -384,7 +385,10 @@ ADAPTER_FILE = "host/whiteboard/memory/data/meaning_adapter.npz"
 OLD_GATE, GATE = "host/whiteboard/memory/context_gate.json", "host/whiteboard/memory/meaning/context_gate.json"
 # (name, the commit that shipped them, where its gate lived, (personal, other, confirm) floors
 # shipped with them)
-PREVIOUS = (("before: map + profile + questions about others, power 1 (2026-11-29)", "c540b4d", GATE, (0.3, 0.7, 0.1)),
+PREVIOUS = (("before: no labels within a subject, hidden layer (2026-11-29, fifth round)", "8647448", GATE,
+             (0.25, 0.65, 0.1)),
+            ("before: linear read, power 0.75 (2026-11-29, fourth round)", "03c2aa7", GATE, (0.25, 0.7, 0.1)),
+            ("before: map + profile + questions about others, power 1 (2026-11-29)", "c540b4d", GATE, (0.3, 0.7, 0.1)),
             ("before: map + profile, no questions about others (2026-11-28)", "79a7861", GATE, (0.2, 0.6, 0.35)),
             ("before: the map alone, 28 domains (2026-11-28)", "2a4b32e", GATE, (0.15, 0.4, 0.2)),
             ("previous: our 177 pairs (2026-11-25)", "7d98003", OLD_GATE, (0.15, 0.45, 0.25)),
@@ -409,7 +413,8 @@ def _index(memories: list[Memory]) -> MemoryIndex:
 def bench_own_data(model, unrelated_path: Path = PARAPHRASES) -> dict:
     """Per variant, on the held-out split of training/recall_data.py: own vault hit@5 by
     cosine alone and as injected, per request language; the fact among the third-person
-    sentences, both ways; world questions carrying a fact as injected (a vault of every fact and
+    sentences, both ways; each labelled request's fact among its subject's others, both ways
+    (recall_data.subject_vault); world questions carrying a fact as injected (a vault of every fact and
     sentence); the paraphrase test set in a crowded vault by cosine (`CrowdedVault`); plain FTS5
     bm25() and Whiteboard's full text beside them."""
     space = E.embedded(model)
@@ -431,31 +436,39 @@ def bench_own_data(model, unrelated_path: Path = PARAPHRASES) -> dict:
     mapped = {name: ranking_space(v, space.p(list(memory)).astype(np.float32))
               for name, v in table.items() if v not in (None, "fts5")}
     row_of = {t: i for i, t in enumerate(memory)}
-    found = {name: {"own": {}, "own_inj": {}, "third": [], "third_inj": []} for name in table}
+    found = {name: {"own": {}, "own_inj": {}, "third": [], "third_inj": [], "subject": [], "subject_inj": []}
+             for name in table}
+
+    def rank(request: str, texts: list[str], kind: str, language: str | None = None) -> None:
+        """Is texts[0] in the top 5 of `texts` for `request`: by cosine, and as injected."""
+        memories = [memory[t] for t in texts]
+        index = _index(memories)
+        rows = np.array([row_of[t] for t in texts])
+        for name, variant in table.items():
+            if variant == "fts5":
+                cos, inj = None, 0 in fts5_rank(fts5_baseline(texts), request, 5)
+            elif variant is None:
+                cos, inj = None, memories[0].id in _injected(index, memories, None, request, None, None)
+            else:
+                q = ranking_space(variant, space.q([request]).astype(np.float32))[0]
+                vectors = mapped[name][rows]
+                score = vectors @ q
+                cos = bool((score > score[0]).sum() < 5)
+                inj = memories[0].id in _injected(index, memories, vectors, request, q, variant)
+            r = found[name]
+            if kind == "own":
+                r["own"].setdefault(language, []).append(cos)
+                r["own_inj"].setdefault(language, []).append(inj)
+            else:
+                r[kind].append(cos)
+                r[f"{kind}_inj"].append(inj)
+
     for p in pairs:
-        vault = RD.own_vault(p)
-        for texts, kind in ((vault, "own"), ([p.fact] + others, "third")):
-            memories = [memory[t] for t in texts]
-            index = _index(memories)
-            rows = np.array([row_of[t] for t in texts])
-            for name, variant in table.items():
-                if variant == "fts5":
-                    cos, inj = None, 0 in fts5_rank(fts5_baseline(texts), p.request, 5)
-                elif variant is None:
-                    cos, inj = None, memories[0].id in _injected(index, memories, None, p.request, None, None)
-                else:
-                    q = ranking_space(variant, space.q([p.request]).astype(np.float32))[0]
-                    vectors = mapped[name][rows]
-                    score = vectors @ q
-                    cos = bool((score > score[0]).sum() < 5)
-                    inj = memories[0].id in _injected(index, memories, vectors, p.request, q, variant)
-                r = found[name]
-                if kind == "own":
-                    r["own"].setdefault(p.request_language, []).append(cos)
-                    r["own_inj"].setdefault(p.request_language, []).append(inj)
-                else:
-                    r["third"].append(cos)
-                    r["third_inj"].append(inj)
+        rank(p.request, RD.own_vault(p), "own", p.request_language)
+        rank(p.request, [p.fact] + others, "third")
+    for x in [x for x in RD.specific() if x.held_out]:
+        for fact in x.needs:
+            rank(x.request, RD.subject_vault(x, fact), "subject")
     every = list(memory.values())
     index = _index(every)
     out = {}
@@ -475,6 +488,8 @@ def bench_own_data(model, unrelated_path: Path = PARAPHRASES) -> dict:
                      "own_inj_all": float(np.mean([h for v in r["own_inj"].values() for h in v])),
                      "third": float(np.mean(r["third"])) if cosine else None,
                      "third_inj": float(np.mean(r["third_inj"])), "world": pulled,
+                     "subject": float(np.mean(r["subject"])) if cosine and r["subject"] else None,
+                     "subject_inj": float(np.mean(r["subject_inj"])) if r["subject_inj"] else None,
                      "crowded": None if variant in (None, "fts5") else crowd.hit_rate(variant)}
     return {"rows": out, "pairs": len(pairs), "world": len(world)}
 
@@ -518,7 +533,8 @@ def print_own(result: dict, locomo: dict | None) -> None:
           "injected.\n")
     print("| method | own vault, all | " + " | ".join(langs) + " | third person (cosine / injected) "
           "| world questions carrying a fact | LoCoMo 6-10 R@5 (hybrid) "
-          "| paraphrase test set, crowded vault in its language (cosine) |\n|---|" + "---|" * (len(langs) + 5))
+          "| within a subject (cosine / injected) "
+          "| paraphrase test set, crowded vault in its language (cosine) |\n|---|" + "---|" * (len(langs) + 6))
     for name, r in result["rows"].items():
         def cell(lang=None, r=r):
             inj = r["own_inj"][lang] if lang else r["own_inj_all"]
@@ -528,8 +544,10 @@ def print_own(result: dict, locomo: dict | None) -> None:
         world = "-" if r["world"] is None else f"{r['world']:.0%}"
         lo = "-" if not locomo or locomo.get(name) is None else f"{locomo[name]:.3f}"
         packed = "-" if r["crowded"] is None else f"{r['crowded']:.2f}"
+        within = "-" if r["subject_inj"] is None else (
+            f"{'-' if r['subject'] is None else format(r['subject'], '.2f')} / {r['subject_inj']:.2f}")
         print(f"| {name} | {cell()} | " + " | ".join(cell(lang) for lang in langs)
-              + f" | {third} / {r['third_inj']:.2f} | {world} | {lo} | {packed} |")
+              + f" | {third} / {r['third_inj']:.2f} | {world} | {lo} | {within} | {packed} |")
     print()
 
 

@@ -187,17 +187,21 @@ def test_a_map_ranking_below_plain_e5_on_any_held_out_column_is_named():
     asked = {"own": {"de": 0.5, "en": 0.6}, "own_all": 0.55, "third": 0.7}
     assert E.worse_than_plain({**asked, "questions": 0.8}, {**plain, "questions": 0.9}) == [
         "questions about others 0.800 < 0.900"]
+    assert E.worse_than_plain({**asked, "subject": 0.6}, {**plain, "subject": 0.61}) == [
+        "within a subject 0.600 < 0.610"]
 
 
 def test_the_penalty_and_share_chosen_keep_third_person_and_questions_about_others():
     from training import adapter as A
 
-    validated = {A.PLAIN: (0.3, 0.3, 0.3, 0.95),
-                 (0.1, 0.5, 1.0, 512): (0.5, 0.7, 0.85, 0.94),  # the best own vault, but loses questions to plain e5
-                 (0.3, 0.5, 1.0, 512): (0.45, 0.65, 0.85, 0.96),
-                 (0.3, 0.0, 1.0, 0): (0.6, 0.6, 0.7, 0.99)}  # the best own vault, but third person below 0.80
-    assert A.choose(validated) == (0.3, 0.5, 1.0, 512)
-    assert A.choose({A.PLAIN: (0.3, 0.3, 0.3, 0.95), (0.1, 0.5, 1.0, 512): (0.5, 0.7, 0.85, 0.94)}) is None
+    validated = {A.PLAIN: (0.3, 0.3, 0.3, 0.95, 0.5),
+                 (0.1, 0.5, 1.0, 512, 1.0): (0.5, 0.7, 0.85, 0.94, 0.6),  # the best own vault, loses questions
+                 (0.3, 0.5, 1.0, 512, 0.0): (0.48, 0.68, 0.85, 0.96, 0.4),  # the next, but loses within a subject
+                 (0.3, 0.5, 1.0, 512, 1.0): (0.45, 0.65, 0.85, 0.96, 0.6),
+                 (0.3, 0.0, 1.0, 0, 1.0): (0.6, 0.6, 0.7, 0.99, 0.6)}  # the best own vault, but third person below 0.80
+    assert A.choose(validated) == (0.3, 0.5, 1.0, 512, 1.0)
+    assert A.choose({A.PLAIN: (0.3, 0.3, 0.3, 0.95, 0.5),
+                     (0.1, 0.5, 1.0, 512, 1.0): (0.5, 0.7, 0.85, 0.94, 0.6)}) is None
 
 
 def test_the_personal_floor_is_the_highest_that_costs_neither_vault_more_than_the_margin():
@@ -211,12 +215,12 @@ def test_the_personal_floor_is_the_highest_that_costs_neither_vault_more_than_th
 def test_of_own_vaults_within_the_tie_the_best_third_person_is_chosen():
     from training import adapter as A
 
-    validated = {A.PLAIN: (0.3, 0.3, 0.3, 0.95),
-                 (0.3, 0.5, 1.0, 512): (0.45, 0.65, 0.85, 0.96),  # the best own vault: 0.55
-                 (0.3, 0.5, 0.75, 512): (0.46, 0.63, 0.93, 0.96),  # 0.545: within the tie, a better third person
-                 (0.3, 0.5, 0.5, 512): (0.44, 0.64, 0.99, 0.96)}  # 0.54: outside it
-    assert A.choose(validated) == (0.3, 0.5, 0.75, 512)
-    assert A.choose({k: v for k, v in validated.items() if k[2] != 0.75}) == (0.3, 0.5, 1.0, 512)
+    validated = {A.PLAIN: (0.3, 0.3, 0.3, 0.95, 0.5),
+                 (0.3, 0.5, 1.0, 512, 1.0): (0.45, 0.65, 0.85, 0.96, 0.6),  # the best own vault: 0.55
+                 (0.3, 0.5, 0.75, 512, 1.0): (0.46, 0.63, 0.93, 0.96, 0.6),  # 0.545: in the tie, better third
+                 (0.3, 0.5, 0.5, 512, 1.0): (0.44, 0.64, 0.99, 0.96, 0.6)}  # 0.54: outside it
+    assert A.choose(validated) == (0.3, 0.5, 0.75, 512, 1.0)
+    assert A.choose({k: v for k, v in validated.items() if k[2] != 0.75}) == (0.3, 0.5, 1.0, 512, 1.0)
 
 
 def test_no_held_out_question_or_its_sentence_trains_the_questions_group():
@@ -262,9 +266,73 @@ def test_cross_validation_never_scores_a_text_it_trained_on():
     from training import adapter as A
 
     for train, cases in A.folds():
-        seen = {t for t, _ in train.requests + train.facts}
-        assert cases and not {t for request, fact, vault, _ in cases for t in (request, *vault)} & seen
-        assert {subject for *_, subject in cases} == {True, False}  # both unseen subjects and phrasings
+        seen = {t for t, _ in train.requests + train.facts} | {s.request for s in train.specific}
+        for kind in (cases, A.subject_cases(train)):
+            assert kind and not {t for request, fact, vault, _ in kind for t in (request, *vault)} & seen
+            assert {subject for *_, subject in kind} == {True, False}  # both unseen subjects and phrasings
+
+
+def test_within_subject_labels_name_facts_of_their_language_on_one_side_of_the_split():
+    from training import recall_data as R
+
+    labelled = R.specific()
+    assert {s.domain for s in labelled} == {d.name for d in R.DOMAINS}
+    assert {s.language for s in labelled} == set(R.LANGUAGES)
+    for d in R.DOMAINS:
+        for lang, items in d.specific.items():
+            facts = d.facts[lang]
+            for _, positions in items:
+                assert positions and len(set(positions)) == len(positions) < len(facts)
+                assert all(0 <= i < len(facts) for i in positions)
+                # a label never mixes trained and held-out facts, and held-out labels come last
+                assert len({R.held_fact(d, lang, facts[i]) for i in positions}) == 1
+            sides = [R.held_fact(d, lang, facts[positions[0]]) for _, positions in items]
+            assert sides == sorted(sides) and sides[0] is False and sides[-1] is True
+    for s in labelled:
+        assert s.needs and s.rest and not set(s.needs) & set(s.rest)
+    asked = [s.request for s in labelled]
+    written = {p.request for p in R.pairs()} | {f for *_, f in R.facts()} | set(R.world(True) + R.world(False))
+    assert len(set(asked)) == len(asked) and not set(asked) & written
+    held = [s for s in labelled if s.held_out]
+    vault = R.subject_vault(held[0], held[0].needs[0])
+    assert len(vault) == R.VAULT and vault[0] == held[0].needs[0] and set(held[0].rest) <= set(vault)
+
+
+def test_a_labelled_request_learns_its_fact_against_its_subjects_others_in_its_own_language():
+    from training import adapter as A
+    from training import recall_data as R
+
+    class Recording:  # the texts each group embeds, in order
+        def __init__(self):
+            self.texts = []
+
+        def q(self, texts):
+            self.texts.append(texts)
+            return np.zeros((len(texts), 2))
+
+        p = q
+
+    m = A.material({"pets", "diet"})
+    space = Recording()
+    groups = A.specific_groups(space, m)
+    assert len(groups) == len(R.LANGUAGES)
+    assert sum(weight for *_, weight in groups) == pytest.approx(A.SPECIFIC_WEIGHT)
+    assert len(A.groups(space, m, 0.0)) == 2  # without labels: the domain and questions groups alone
+    # a fold that leaves out every fact a request needs leaves the request out (no empty softmax target)
+    fold = A.material({"pets"}, lambda kind, language, position: kind == "fact" and position < 6)
+    kept = A.specific_groups(Recording(), fold)
+    assert kept and all(positives.any(axis=1).all() for _, _, positives, _ in kept)
+    assert sum(len(positives) for _, _, positives, _ in kept) < len(fold.specific)
+    languages = A._languages()
+    for (_, _, positives, _), requests, candidates in zip(groups, space.texts[0::2], space.texts[1::2]):
+        lang = next(s.language for s in m.specific if s.request == requests[0])
+        asked = [s for s in m.specific if s.language == lang]
+        assert requests == [s.request for s in asked]
+        facts = [t for t in candidates if t in languages]
+        assert all(lang in languages[f] for f in facts)  # never a translation of the fact it needs
+        for s, row in zip(asked, positives):
+            assert {candidates[i] for i in np.flatnonzero(row)} == set(s.needs)
+            assert {f for f in s.rest if f in facts}  # its subject's other facts are its negatives
 
 
 @pytest.mark.slow
