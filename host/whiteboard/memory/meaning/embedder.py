@@ -39,8 +39,8 @@ MAX_QUERY_CHARS = 300
 # move with the adapter, so choose them again after training it. A floor alone cannot tell an
 # unrelated request from a paraphrase: the context gate (context_gate.py) decides whether a
 # draft wants personal context at all.
-PERSONAL_MIN_COSINE = 0.25  # a draft that does: memories this close in meaning
-MIN_COSINE = 0.65  # any other draft: only memories this close
+PERSONAL_MIN_COSINE = 0.05  # a draft that does: memories this close in meaning
+MIN_COSINE = 0.55  # any other draft: only memories this close
 # A full-text hit must also be at least this close in meaning (when its vector is known),
 # and as close as MIN_COSINE for a draft the gate finds about the world.
 CONFIRM_COSINE = 0.1
@@ -49,7 +49,7 @@ CONFIRM_COSINE = 0.1
 # vectors) and its own floors, chosen by the same rules in that space (`python -m training.floors`,
 # which `--check`s all six).
 UNMAPPED_PERSONAL_MIN_COSINE = 0.78
-UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.87, 0.84
+UNMAPPED_MIN_COSINE, UNMAPPED_CONFIRM_COSINE = 0.87, 0.86
 
 
 class Embedder(Protocol):
