@@ -55,8 +55,7 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
 
 def training_data() -> tuple[list[str], list[str], dict]:
     data = json.loads(S.PARAPHRASES_TRAIN.read_text(encoding="utf-8"))
-    ours = list(dict.fromkeys([p.request for p in R.pairs() if not p.held_out]
-                              + [s.request for s in R.specific() if not s.held_out]))
+    ours = list(dict.fromkeys(p.request for p in R.pairs() if not p.held_out))
     wanting = [p["request"] for p in data["pairs"]] + data["personal"] + ours
     unrelated = data["unrelated"] + R.world(held_out=False)
     record = S.record(COMMAND, [
