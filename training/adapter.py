@@ -334,14 +334,14 @@ def subject_cases(train: Material) -> list[tuple[str, str, list[str], bool]]:
     names = training_domains()
     trained = {t for t, _ in train.requests + train.facts} | {s.request for s in train.specific}
     left_domains = set(names) - {d for _, d in train.requests}
-    split = {(d, lang, f) for d, lang, f in R.facts(held_out=False)}
+    left_facts = [(d, lang, f) for d, lang, f in R.facts(held_out=False) if f not in trained]
     cases = []
     for s in R.specific():
         if s.held_out or s.request in trained:
             continue
-        pool = [f for d, lang, f in split if lang == s.language and d != s.domain and f not in trained]
-        rest = [f for f in s.rest if (s.domain, s.language, f) in split and f not in trained]
-        cases += [(s.request, f, R.subject_vault(s, f, sorted(pool), rest), s.domain in left_domains)
+        pool = [f for d, lang, f in left_facts if lang == s.language and d != s.domain]
+        rest = [f for d, lang, f in left_facts if d == s.domain and lang == s.language and f in s.rest]
+        cases += [(s.request, f, R.subject_vault(s, f, pool, rest), s.domain in left_domains)
                   for f in s.needs if f not in trained]
     return cases
 

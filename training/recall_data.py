@@ -190,7 +190,7 @@ def own_vault(pair: Pair, pool: list[str] | None = None) -> list[str]:
     the fact's language (a user's other facts, none of them trained on; or 39 of `pool`),
     drawn by a seed made of the pair's texts, so every run and every method sees the same vault."""
     if pool is None:
-        pool = [f for d, lang, f in facts(held_out=True) if lang == pair.fact_language and d != pair.domain]
+        pool = _held_elsewhere(pair.fact_language, pair.domain)
     return [pair.fact, *_drawn(f"{pair.request}\n{pair.fact}", pool, VAULT - 1)]
 
 
@@ -199,9 +199,14 @@ def subject_vault(s: Specific, fact: str, pool: list[str] | None = None, rest: l
     domain's facts it does not need (all of them, trained on or not; or `rest`), then held-out
     facts of other domains in its language (or of `pool`) up to VAULT."""
     if pool is None:
-        pool = [f for d, lang, f in facts(held_out=True) if lang == s.language and d != s.domain]
+        pool = _held_elsewhere(s.language, s.domain)
     rest = list(s.rest) if rest is None else rest
     return [fact, *rest, *_drawn(f"{s.request}\n{fact}", pool, VAULT - 1 - len(rest))]
+
+
+def _held_elsewhere(language: str, domain: str) -> list[str]:
+    """The held-out facts in `language` of every domain but `domain`: a held-out vault's fill."""
+    return [f for d, lang, f in facts(held_out=True) if lang == language and d != domain]
 
 
 def _drawn(seed_text: str, pool: list[str], n: int) -> list[str]:
@@ -212,8 +217,7 @@ def _drawn(seed_text: str, pool: list[str], n: int) -> list[str]:
 
 def digest() -> str:
     body = json.dumps(
-        [[d.name, d.facts, d.requests, d.others, d.questions, *([d.specific] if d.specific else [])]
-         for d in DOMAINS] + [WORLD],
+        [[d.name, d.facts, d.requests, d.others, d.questions, d.specific] for d in DOMAINS] + [WORLD],
         ensure_ascii=False,
         sort_keys=True,
     )

@@ -535,17 +535,17 @@ def print_own(result: dict, locomo: dict | None) -> None:
           "| world questions carrying a fact | LoCoMo 6-10 R@5 (hybrid) "
           "| within a subject (cosine / injected) "
           "| paraphrase test set, crowded vault in its language (cosine) |\n|---|" + "---|" * (len(langs) + 6))
+    def both(cos: float | None, inj: float) -> str:
+        return f"{'-' if cos is None else f'{cos:.2f}'} / {inj:.2f}"
+
     for name, r in result["rows"].items():
         def cell(lang=None, r=r):
-            inj = r["own_inj"][lang] if lang else r["own_inj_all"]
-            cos = r["own"].get(lang) if lang else r["own_all"]
-            return f"{'-' if cos is None else f'{cos:.2f}'} / {inj:.2f}"
+            return both(r["own"].get(lang), r["own_inj"][lang]) if lang else both(r["own_all"], r["own_inj_all"])
         third = "-" if r["third"] is None else f"{r['third']:.2f}"
         world = "-" if r["world"] is None else f"{r['world']:.0%}"
         lo = "-" if not locomo or locomo.get(name) is None else f"{locomo[name]:.3f}"
         packed = "-" if r["crowded"] is None else f"{r['crowded']:.2f}"
-        within = "-" if r["subject_inj"] is None else (
-            f"{'-' if r['subject'] is None else format(r['subject'], '.2f')} / {r['subject_inj']:.2f}")
+        within = "-" if r["subject_inj"] is None else both(r["subject"], r["subject_inj"])
         print(f"| {name} | {cell()} | " + " | ".join(cell(lang) for lang in langs)
               + f" | {third} / {r['third_inj']:.2f} | {world} | {lo} | {within} | {packed} |")
     print()
