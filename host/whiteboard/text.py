@@ -14,6 +14,9 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 
+from stop_words import get_stop_words
+
+from .language import language
 from .privacy import redact
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -80,6 +83,22 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+# The other Latin-script languages' function words, from the stop-words package (its lists,
+# BSD-3-Clause: docs/memory.md "Full text in other languages" says why this one), folded as
+# words() folds. They are dropped beside the English ones only when a text reads as one of those
+# languages ("son", "die" and "hat" are function words there, and a son, dying and a hat in
+# English), and pooled: language() tells English from them surely, and them from one another less
+# surely (Portuguese is read as Spanish when they share most of its words).
+_OTHER_LANGUAGES = ("de", "es", "fr", "pt", "it")
+_OTHER_STOPWORDS = STOPWORDS | frozenset(fold(w) for lang in _OTHER_LANGUAGES for w in get_stop_words(lang))
+
+
+def stopwords(text: str) -> frozenset[str]:
+    """The words of `text` that say nothing about a topic: the English ones, and where it reads as
+    another Latin-script language, theirs."""
+    return _OTHER_STOPWORDS if language(text) in _OTHER_LANGUAGES else STOPWORDS
+
+
 def words(text: str) -> list[str]:
     """Non-CJK word tokens, folded."""
     folded = fold(text)
@@ -104,7 +123,8 @@ def stems(word_list: list[str]) -> list[str]:
 def content_words(text: str, limit: int | None = None) -> dict[str, str]:
     """The words that carry meaning: stem -> the first word written with it, in order of
     appearance (stop words and asking verbs dropped); from the first `limit` such words."""
-    kept = list(dict.fromkeys(w for w in words(text) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())))
+    stop = stopwords(text)
+    kept = list(dict.fromkeys(w for w in words(text) if w not in stop and (len(w) > 1 or w.isdigit())))
     kept = kept[:limit]
     out: dict[str, str] = {}
     for word, stem in zip(kept, stems(kept)):
@@ -168,8 +188,9 @@ def normalized(text: str) -> str:
 def keywords(text: str, limit: int = 8) -> list[str]:
     """Up to `limit` meaningful words (and CJK runs) of a text, as written, lowercased."""
     out: dict[str, None] = {}
+    stop = stopwords(text)
     for w in words(text):
-        if w not in STOPWORDS and len(w) > 2 and not w.isdigit():
+        if w not in stop and len(w) > 2 and not w.isdigit():
             out.setdefault(w, None)
     for run in cjk_runs(text):
         out.setdefault(run[:12], None)

@@ -7,6 +7,7 @@ import pytest
 
 from training.extractor import DEFAULT_DATA, data_hash, examples, load_rows, same_weights, train
 from whiteboard.config import Limits
+from whiteboard.language import language
 from whiteboard.memory.extract.classifier import (
     LearnedExtractor,
     WrongModel,
@@ -18,7 +19,7 @@ from whiteboard.memory.extract.classifier import (
 )
 from whiteboard.memory.extract.conversation import ConversationExtractor
 from whiteboard.memory.extract.extract import MANUAL
-from whiteboard.memory.extract.statement import language, statement
+from whiteboard.memory.extract.statement import statement
 from whiteboard.memory.meaning.embedder import local_embedder
 from whiteboard.memory.recall.recall import recall
 from whiteboard.memory.service import MemoryService
