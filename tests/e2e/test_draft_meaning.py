@@ -35,8 +35,9 @@ PAIRS = [
     ("Owns a golden retriever puppy", "How often does my dog need walks?"),
     # (Not "Uses a MacBook Pro with an M2 chip" for "How do I install Docker on my laptop?" since
     # 2026-11-29: the adapter reads the request as tech and ranks the 190 facts' cloud and editor
-    # facts first, the MacBook 23rd; the weights of 2026-11-28 2nd, plain e5 3rd. docs/memory.md
-    # says what the paraphrase sets measure.)
+    # facts first, the MacBook 23rd with the morning's weights and 6th with the evening's (labels
+    # within a subject); the weights of 2026-11-28 2nd, plain e5 3rd. docs/memory.md says what the
+    # paraphrase sets measure.)
     ("Grows tomatoes on a balcony", "When should I fertilise my plants?"),
 ]
 TYPING_DELAY_MS = 70  # about 170 characters a minute: a person typing
